@@ -1,0 +1,175 @@
+/*
+ * FEMU BlackBox FTL: the public interface of the FTL core.
+ *
+ * The FTL core is plain C (no QEMU headers).  It is compiled into the
+ * `femu` device and into the standalone simulator and unit tests.
+ * Everything is passed explicitly: there are no globals, so several
+ * devices can live in one process.  Time is an input in nanoseconds, so
+ * the same calls always give the same answers.
+ *
+ * Units: the FTL works in logical blocks ("sectors" of cfg.secsz bytes)
+ * at its boundary and in NAND pages (lpn = logical page number,
+ * ppa = physical page address) inside.  A NAND page holds
+ * secs_per_pg * 512 bytes; a logical block must fit in one page.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_FEMU_FTL_H
+#define HW_FEMU_FTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Victim selection policies (gc_policy); FTL_GC_* values are the
+ * gc_strategy numeric aliases. */
+enum ftl_gc_policy {
+    FTL_GC_GREEDY = 0,
+    FTL_GC_COST_BENEFIT = 1,
+    FTL_GC_FIFO = 2,
+    FTL_GC_RANDOM = 3,
+    FTL_GC_DCHOICE = 4,
+};
+
+/* Delay emulation modes for the run-time controls (admin opcode 0xEF). */
+enum ftl_delay_mode {
+    FTL_DELAY_CONFIGURED = 0, /* the configured NAND times (start-up) */
+    FTL_DELAY_BUILTIN = 1,    /* 0xEF code 3: 40/200/2000 us built in */
+    FTL_DELAY_OFF = 2,        /* 0xEF code 4: all NAND times 0 */
+};
+
+/* Placement identifier for a write that carries none (no directive). */
+#define FTL_PID_NONE UINT32_MAX
+
+struct ftl_config {
+    /* geometry */
+    uint32_t nchs;
+    uint32_t luns_per_ch;
+    uint32_t pls_per_lun;
+    uint32_t blks_per_pl;
+    uint32_t pgs_per_blk;
+    uint32_t secsz;        /* bytes per logical block: 512 or 4096 */
+    uint32_t secs_per_pg;  /* 512-byte sectors per NAND page */
+    /* sizing: with op_pcent >= 0 devsz_mb is ignored */
+    uint64_t devsz_mb;
+    int32_t op_pcent;      /* -1: unset */
+    /* NAND timing, ns */
+    uint64_t pg_rd_lat;
+    uint64_t pg_wr_lat;
+    uint64_t blk_er_lat;
+    uint64_t ch_xfer_lat;
+    /* GC */
+    uint32_t gc_thres_pcent;
+    uint32_t gc_thres_pcent_high;
+    enum ftl_gc_policy gc_policy;
+    bool hot_cold_sep;
+    /* FDP: fdp_nruh == 0 means FDP off */
+    uint32_t fdp_nruh;
+    uint32_t fdp_nru;
+    /* seed for the random and d-choice policies */
+    uint64_t seed;
+};
+
+/* Counters since start (or since the last ftl_reset_counters). */
+struct ftl_counters {
+    uint64_t host_pages_written;     /* pages the host wrote */
+    uint64_t gc_pages_moved;         /* valid pages GC relocated */
+    uint64_t host_pages_programmed;  /* pages programmed for the host */
+    uint64_t blocks_erased;          /* NAND blocks erased */
+    uint64_t gc_lines_collected;
+    uint64_t forced_gc_lines;
+    uint64_t host_pages_read;        /* mapped pages read from NAND */
+    /* FDP statistics (log page 22h), bytes */
+    uint64_t fdp_hbmw;               /* host bytes with metadata written */
+    uint64_t fdp_mbmw;               /* media bytes with metadata written */
+    uint64_t fdp_mbe;                /* media bytes erased */
+};
+
+/* An FDP event the FTL raised (log page 23h is built from these). */
+struct ftl_fdp_event {
+    uint8_t type;       /* NVMe FDP event type, e.g. 0x01 invalid PID */
+    uint16_t pid;       /* placement identifier concerned */
+    uint16_t ruh;       /* reclaim unit handle concerned */
+    uint64_t lba;       /* first LBA of the command, if any */
+    uint32_t nlb;
+    uint64_t time_ns;
+};
+
+struct ftl;
+
+/* Fill *cfg with the SPEC 2.1 defaults. */
+void ftl_config_default(struct ftl_config *cfg);
+
+/*
+ * Check a configuration.  Returns 0, or -1 with a one-line message in
+ * err that names the property and the limit (e.g. "op_pcent=5 leaves
+ * 6 spare lines; GC needs at least 9 (...)").
+ */
+int ftl_config_validate(const struct ftl_config *cfg, char *err,
+                        size_t errlen);
+
+/* Create an FTL; NULL with a message in err when cfg is invalid. */
+struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen);
+void ftl_free(struct ftl *ftl);
+
+const struct ftl_config *ftl_config_of(const struct ftl *ftl);
+/* Namespace size in logical blocks of cfg.secsz bytes. */
+uint64_t ftl_ns_blocks(const struct ftl *ftl);
+/* Bytes of one line (= one FDP reclaim unit). */
+uint64_t ftl_line_bytes(const struct ftl *ftl);
+
+/*
+ * Host I/O.  now_ns is when the request arrives; the return value is the
+ * time (ns) its last NAND operation finishes, never earlier than now_ns.
+ * The caller has checked slba/nlb against ftl_ns_blocks().
+ */
+uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
+                  uint64_t now_ns);
+/*
+ * pid: placement identifier (FTL_PID_NONE without a directive).  An
+ * unknown pid goes to handle 0 and queues an FDP event.  Forced GC runs
+ * inside this call when the used-line share reaches gc_thres_pcent_high.
+ */
+uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb,
+                   uint32_t pid, uint64_t now_ns);
+/* Deallocate / Write Zeroes: unmap whole pages in the range. */
+void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
+/* Background GC after a request (SPEC 2.3). */
+void ftl_background_gc(struct ftl *ftl, uint64_t now_ns);
+
+/* Run-time controls (admin opcode 0xEF). */
+void ftl_set_gc_delay(struct ftl *ftl, bool on);
+void ftl_set_delay_mode(struct ftl *ftl, enum ftl_delay_mode mode);
+void ftl_reset_counters(struct ftl *ftl);
+
+void ftl_get_counters(const struct ftl *ftl, struct ftl_counters *c);
+/* WAF x 1000, integer division; 1000 when nothing was written. */
+uint32_t ftl_waf_x1000(const struct ftl *ftl);
+
+/* Share of lines in use, percent (for tests and tracing). */
+uint32_t ftl_used_lines_pcent(const struct ftl *ftl);
+uint32_t ftl_free_lines(const struct ftl *ftl);
+uint32_t ftl_total_lines(const struct ftl *ftl);
+
+/* FDP (only meaningful when cfg.fdp_nruh > 0). */
+/* Logical blocks left in the handle's open reclaim unit (RUAMW). */
+uint64_t ftl_fdp_ruamw(const struct ftl *ftl, uint32_t ruh);
+/* RUH update: the handle starts a fresh reclaim unit. 0 or -1 (bad ruh). */
+int ftl_fdp_ruh_update(struct ftl *ftl, uint32_t ruh, uint64_t now_ns);
+/* Pop the oldest queued FDP event; false when none is queued. */
+bool ftl_fdp_pop_event(struct ftl *ftl, struct ftl_fdp_event *ev);
+
+/* Self-check of the mapping/rmap/valid-count invariants (tests, fuzzing):
+ * 0 when consistent, else -1 with a message in err. Walks all state. */
+int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HW_FEMU_FTL_H */
