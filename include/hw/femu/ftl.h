@@ -46,6 +46,25 @@ enum ftl_delay_mode {
 /* Placement identifier for a write that carries none (no directive). */
 #define FTL_PID_NONE UINT32_MAX
 
+/*
+ * ftl_write() returns this instead of a completion time when the data
+ * could not be placed: forced GC found nothing reclaimable (every line in
+ * use holds only valid data) or no free line was left.  Pages of the
+ * request before the failing one were written; the failing page and the
+ * rest keep their old mapping.  The device reports a write fault; it
+ * never aborts.  A configuration that passes ftl_config_validate() cannot
+ * get here through host writes alone except with FDP (see
+ * docs/ftl-reserve.md).
+ */
+#define FTL_TIME_ERROR UINT64_MAX
+
+/* FDP event types (NVMe TP4146 / NVMe 2.0 Base, 5.27.1.x FDP Events;
+ * the same values as enum NvmeFdpEventType in QEMU's block/nvme.h). */
+#define FTL_FDP_EVT_RU_NOT_FULLY_WRITTEN 0x00
+#define FTL_FDP_EVT_INVALID_PID          0x03
+/* At most this many events are queued; older ones are dropped. */
+#define FTL_FDP_EVENT_QUEUE 64
+
 struct ftl_config {
     /* geometry */
     uint32_t nchs;
@@ -92,7 +111,8 @@ struct ftl_counters {
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
 struct ftl_fdp_event {
-    uint8_t type;       /* NVMe FDP event type, e.g. 0x01 invalid PID */
+    uint8_t type;       /* FTL_FDP_EVT_*: 0x03 invalid PID, 0x00 RU
+                         * not fully written (RUH update) */
     uint16_t pid;       /* placement identifier concerned */
     uint16_t ruh;       /* reclaim unit handle concerned */
     uint64_t lba;       /* first LBA of the command, if any */
@@ -104,6 +124,11 @@ struct ftl;
 
 /* Fill *cfg with the SPEC 2.1 defaults. */
 void ftl_config_default(struct ftl_config *cfg);
+
+/* gc_policy names: "greedy", "cost-benefit", "fifo", "random",
+ * "d-choice".  Returns the policy, or -1 for an unknown name. */
+int ftl_gc_policy_from_name(const char *name);
+const char *ftl_gc_policy_name(enum ftl_gc_policy p);
 
 /*
  * Check a configuration.  Returns 0, or -1 with a one-line message in
@@ -150,6 +175,14 @@ void ftl_reset_counters(struct ftl *ftl);
 void ftl_get_counters(const struct ftl *ftl, struct ftl_counters *c);
 /* WAF x 1000, integer division; 1000 when nothing was written. */
 uint32_t ftl_waf_x1000(const struct ftl *ftl);
+
+/* Bytes of FTL metadata (mapping table, reverse map, line table, streams,
+ * timing state) this FTL allocated; divide by the NAND page count for
+ * the per-page figure. */
+uint64_t ftl_meta_bytes(const struct ftl *ftl);
+/* Logical pages (lpn range) and NAND pages. */
+uint64_t ftl_logical_pages(const struct ftl *ftl);
+uint64_t ftl_nand_pages(const struct ftl *ftl);
 
 /* Share of lines in use, percent (for tests and tracing). */
 uint32_t ftl_used_lines_pcent(const struct ftl *ftl);

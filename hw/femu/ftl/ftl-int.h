@@ -1,0 +1,230 @@
+/*
+ * FEMU BlackBox FTL: private state shared by the FTL core's files.
+ *
+ * Not part of the interface: only the C files of hw/femu/ftl and the unit tests
+ * include this.  No globals anywhere; every function takes the FTL.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_FEMU_FTL_INT_H
+#define HW_FEMU_FTL_INT_H
+
+#include "hw/femu/ftl.h"
+
+/* "No page / no line" in the 32-bit tables. */
+#define FTL_NONE UINT32_MAX
+
+enum ftl_line_state {
+    FTL_LINE_FREE = 0,
+    FTL_LINE_OPEN = 1,    /* a stream is writing it */
+    FTL_LINE_CLOSED = 2,  /* full (or closed early): a victim candidate */
+    FTL_LINE_VICTIM = 3,  /* being collected */
+};
+
+/*
+ * One line (superblock): block index `id` on every plane of every LUN.
+ * Lists are intrusive and index-based so the table stays small.
+ */
+struct ftl_line {
+    uint32_t vpc;          /* valid pages */
+    uint32_t bprev, bnext; /* greedy bucket list (closed lines only) */
+    uint32_t fprev, fnext; /* close-order list (fifo) */
+    uint32_t cpos;         /* index in ln.closed[] (random, d-choice, c-b) */
+    uint16_t owner;        /* FDP handle whose data it holds (0 without FDP) */
+    uint8_t state;         /* enum ftl_line_state */
+    uint8_t is_gc;         /* opened by a GC stream */
+    uint64_t close_clock;  /* logical clock (pages programmed) at close */
+};
+
+/* The line allocator: free queue, closed-line indexes for the policies. */
+struct ftl_lines {
+    uint32_t nlines;
+    uint32_t ppl;            /* NAND pages per line */
+    struct ftl_line *line;
+    /* free lines as a FIFO ring: erased lines go to the back, so wear is
+     * spread and runs stay deterministic */
+    uint32_t *freeq;
+    uint32_t free_head, nfree;
+    /* closed lines: buckets by valid count (greedy), close order (fifo),
+     * and a dense array (random, d-choice, cost-benefit) */
+    uint32_t *bucket;        /* ppl + 1 heads */
+    uint32_t min_bucket;     /* no closed line has fewer valid pages */
+    uint32_t fifo_head, fifo_tail;
+    uint32_t *closed;
+    uint32_t nclosed;
+};
+
+/* A write stream: one open line and its write pointer. */
+struct ftl_stream {
+    uint32_t line;   /* FTL_NONE: nothing open; opened on the first write */
+    uint32_t seq;    /* next page of the line in write-pointer order */
+    uint32_t lun;    /* global LUN of that page (seq % nluns) */
+    uint16_t owner;  /* FDP handle (line owner) */
+    uint8_t is_gc;
+};
+
+struct ftl_timing {
+    bool enabled;       /* false in FTL_DELAY_OFF */
+    bool gc_delay;      /* GC operations occupy LUNs and channels */
+    enum ftl_delay_mode mode;
+    uint64_t rd, wr, er, xfer;
+    uint64_t *lun_free; /* next-free time per global LUN */
+    uint64_t *ch_free;  /* next-free time per channel */
+    uint32_t *lun_ch;   /* channel of each global LUN */
+};
+
+/* Precomputed divisor (Lemire et al., "Faster remainder by direct
+ * computation", 2019): exact for 32-bit numerators, no divide insn. */
+struct ftl_div {
+    uint32_t d;
+    uint64_t m;
+};
+
+struct ftl {
+    struct ftl_config cfg;
+    /* derived geometry */
+    uint32_t nluns;          /* nchs * luns_per_ch */
+    uint32_t blks_per_line;  /* nluns * pls_per_lun */
+    uint32_t ppl;            /* pages per line */
+    uint64_t nand_pages;
+    uint64_t page_bytes;
+    uint32_t blocks_per_page;  /* logical blocks per NAND page */
+    uint64_t ns_blocks;
+    uint32_t lpages;           /* logical pages */
+    uint32_t thres_lines;      /* background GC from this many used lines */
+    uint32_t thres_high_lines; /* forced GC from this many used lines */
+    struct ftl_div div_ppl, div_nluns;
+
+    uint32_t *maptbl;   /* lpn -> ppa */
+    uint32_t *rmap;     /* ppa -> lpn (FTL_NONE: invalid or unwritten) */
+    struct ftl_lines ln;
+
+    /* streams[0..nhost-1] host, streams[nhost..nhost+ngc-1] GC */
+    struct ftl_stream *streams;
+    uint32_t nhost, ngc;
+
+    struct ftl_timing tm;
+    struct ftl_counters ctr;
+    uint64_t clock;       /* pages programmed since creation (c-b age) */
+    uint64_t rng;         /* xorshift state (random, d-choice) */
+
+    struct ftl_fdp_event evq[FTL_FDP_EVENT_QUEUE];
+    uint32_t ev_head, nev;
+};
+
+/* ---- geometry.c ---- */
+/* Fill the derived fields of ftl from ftl->cfg (already validated). */
+void ftl_geometry_derive(struct ftl *ftl);
+/* Open lines the reserve rule counts for cfg (docs/ftl-reserve.md). */
+uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg);
+uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg);
+
+static inline struct ftl_div ftl_div_make(uint32_t d)
+{
+    struct ftl_div v = { .d = d, .m = UINT64_MAX / d + 1 };
+    return v;
+}
+
+static inline uint32_t ftl_div32(const struct ftl_div *v, uint32_t n)
+{
+#ifdef __SIZEOF_INT128__
+    return (uint32_t)(((unsigned __int128)v->m * n) >> 64);
+#else
+    return n / v->d;
+#endif
+}
+
+static inline uint32_t ftl_mod32(const struct ftl_div *v, uint32_t n)
+{
+#ifdef __SIZEOF_INT128__
+    uint64_t low = v->m * n;
+    return (uint32_t)(((unsigned __int128)low * v->d) >> 64);
+#else
+    return n % v->d;
+#endif
+}
+
+/* ---- line.c ---- */
+int ftl_lines_init(struct ftl_lines *ln, uint32_t nlines, uint32_t ppl);
+void ftl_lines_free(struct ftl_lines *ln);
+/* Take the oldest free line; FTL_NONE when none is left. */
+uint32_t ftl_line_take_free(struct ftl_lines *ln);
+void ftl_line_put_free(struct ftl_lines *ln, uint32_t id);
+/* Make an open line a victim candidate. */
+void ftl_line_close(struct ftl_lines *ln, uint32_t id, uint64_t clock);
+/* Remove a closed line from the candidate indexes (it becomes VICTIM). */
+void ftl_line_unclose(struct ftl_lines *ln, uint32_t id);
+/* One page of line id became invalid. */
+void ftl_line_invalidate(struct ftl_lines *ln, uint32_t id);
+/* Closed line with the fewest valid pages, FTL_NONE if none. */
+uint32_t ftl_line_min_valid(struct ftl_lines *ln);
+
+/* ---- mapping.c ---- */
+int ftl_map_init(struct ftl *ftl);
+void ftl_map_free(struct ftl *ftl);
+/* Unmap lpn (its NAND page becomes invalid). */
+void ftl_map_unmap(struct ftl *ftl, uint32_t lpn);
+/* Point lpn at ppa (old copy, if any, becomes invalid). */
+void ftl_map_set(struct ftl *ftl, uint32_t lpn, uint32_t ppa);
+
+static inline uint32_t ftl_ppa_line(const struct ftl *ftl, uint32_t ppa)
+{
+    return ftl_div32(&ftl->div_ppl, ppa);
+}
+
+/* ---- timing.c ---- */
+int ftl_timing_init(struct ftl *ftl);
+void ftl_timing_free(struct ftl *ftl);
+void ftl_timing_apply_mode(struct ftl *ftl);
+/* Each returns the time the operation finishes (now when timing is off). */
+uint64_t ftl_nand_read(struct ftl_timing *tm, uint32_t lun, uint64_t now);
+uint64_t ftl_nand_prog(struct ftl_timing *tm, uint32_t lun, uint64_t now);
+uint64_t ftl_nand_erase(struct ftl_timing *tm, uint32_t lun, uint64_t now);
+
+/* ---- stream.c ---- */
+int ftl_streams_init(struct ftl *ftl);
+void ftl_streams_free(struct ftl *ftl);
+/* Host stream for a write of lpn with placement id pid (may queue an
+ * FDP event). */
+uint32_t ftl_stream_for_host(struct ftl *ftl, uint32_t lpn, uint32_t pid,
+                             uint64_t slba, uint32_t nlb, uint64_t now);
+uint32_t ftl_stream_for_gc(const struct ftl *ftl, uint16_t owner);
+/*
+ * Program the next page of stream si; opens a line when none is open,
+ * closes it when full.  Returns the ppa, or FTL_NONE when no free line
+ * was left.  *done gets the program's finish time when timed is set.
+ */
+uint32_t ftl_stream_program(struct ftl *ftl, uint32_t si, bool timed,
+                            uint64_t now, uint64_t *done);
+/* Close the stream's open line early (RUH update, tests). */
+void ftl_stream_close_early(struct ftl *ftl, uint32_t si);
+void ftl_fdp_push_event(struct ftl *ftl, uint8_t type, uint16_t pid,
+                        uint16_t ruh, uint64_t lba, uint32_t nlb,
+                        uint64_t now);
+
+/* ---- gc.c ---- */
+/* Victim by the configured policy among closed lines; FTL_NONE if none. */
+uint32_t ftl_gc_pick_victim(struct ftl *ftl);
+/* Collect one line.  0, or -1 when relocation ran out of free lines. */
+int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now);
+/* Forced GC (inside a write).  0, or -1 when nothing can be reclaimed. */
+int ftl_gc_forced(struct ftl *ftl, uint64_t now);
+
+static inline uint32_t ftl_used_lines(const struct ftl *ftl)
+{
+    return ftl->ln.nlines - ftl->ln.nfree;
+}
+
+static inline uint64_t ftl_rng_next(uint64_t *s)
+{
+    /* xorshift64* (Vigna): deterministic for a seed, no libc state */
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * UINT64_C(2685821657736338717);
+}
+
+#endif /* HW_FEMU_FTL_INT_H */

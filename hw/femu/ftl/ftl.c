@@ -1,0 +1,407 @@
+/*
+ * FEMU BlackBox FTL: the public API (include/hw/femu/ftl.h) over the
+ * geometry, line, mapping, stream, GC and timing parts.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftl-int.h"
+
+struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen)
+{
+    struct ftl *ftl;
+
+    if (ftl_config_validate(cfg, err, errlen) < 0) {
+        return NULL;
+    }
+    ftl = calloc(1, sizeof(*ftl));
+    if (!ftl) {
+        snprintf(err, errlen, "out of memory for the FTL");
+        return NULL;
+    }
+    ftl->cfg = *cfg;
+    ftl_geometry_derive(ftl);
+    /* xorshift must not start at 0 */
+    ftl->rng = cfg->seed * UINT64_C(0x9E3779B97F4A7C15) + 1;
+    if (ftl->rng == 0) {
+        ftl->rng = 1;
+    }
+    if (ftl_lines_init(&ftl->ln, cfg->blks_per_pl, ftl->ppl) < 0 ||
+        ftl_map_init(ftl) < 0 || ftl_streams_init(ftl) < 0 ||
+        ftl_timing_init(ftl) < 0) {
+        snprintf(err, errlen,
+                 "out of memory for the FTL tables (%llu NAND pages)",
+                 (unsigned long long)ftl->nand_pages);
+        ftl_free(ftl);
+        return NULL;
+    }
+    return ftl;
+}
+
+void ftl_free(struct ftl *ftl)
+{
+    if (!ftl) {
+        return;
+    }
+    ftl_lines_free(&ftl->ln);
+    ftl_map_free(ftl);
+    ftl_streams_free(ftl);
+    ftl_timing_free(ftl);
+    free(ftl);
+}
+
+const struct ftl_config *ftl_config_of(const struct ftl *ftl)
+{
+    return &ftl->cfg;
+}
+
+uint64_t ftl_ns_blocks(const struct ftl *ftl)
+{
+    return ftl->ns_blocks;
+}
+
+uint64_t ftl_line_bytes(const struct ftl *ftl)
+{
+    return (uint64_t)ftl->ppl * ftl->page_bytes;
+}
+
+uint64_t ftl_logical_pages(const struct ftl *ftl)
+{
+    return ftl->lpages;
+}
+
+uint64_t ftl_nand_pages(const struct ftl *ftl)
+{
+    return ftl->nand_pages;
+}
+
+uint64_t ftl_meta_bytes(const struct ftl *ftl)
+{
+    uint64_t n = sizeof(*ftl);
+
+    n += (uint64_t)ftl->lpages * sizeof(uint32_t);        /* maptbl */
+    n += ftl->nand_pages * sizeof(uint32_t);               /* rmap */
+    n += (uint64_t)ftl->ln.nlines *
+         (sizeof(struct ftl_line) + 2 * sizeof(uint32_t)); /* lines */
+    n += ((uint64_t)ftl->ppl + 1) * sizeof(uint32_t);     /* buckets */
+    n += (uint64_t)(ftl->nhost + ftl->ngc) * sizeof(struct ftl_stream);
+    n += (uint64_t)ftl->nluns * (sizeof(uint64_t) + sizeof(uint32_t)) +
+         (uint64_t)ftl->cfg.nchs * sizeof(uint64_t);
+    return n;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
+                  uint64_t now_ns)
+{
+    uint64_t done = now_ns;
+    uint32_t first, last;
+
+    if (nlb == 0) {
+        return now_ns;
+    }
+    first = (uint32_t)(slba / ftl->blocks_per_page);
+    last = (uint32_t)((slba + nlb - 1) / ftl->blocks_per_page);
+    for (uint32_t lpn = first; lpn <= last && lpn < ftl->lpages; lpn++) {
+        uint32_t ppa = ftl->maptbl[lpn];
+        uint32_t seq, lun;
+
+        if (ppa == FTL_NONE) {
+            continue; /* never written or trimmed: no NAND access */
+        }
+        ftl->ctr.host_pages_read++;
+        seq = ftl_mod32(&ftl->div_ppl, ppa);
+        lun = ftl_mod32(&ftl->div_nluns, seq);
+        done = max64(done, ftl_nand_read(&ftl->tm, lun, now_ns));
+    }
+    return done;
+}
+
+uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
+                   uint64_t now_ns)
+{
+    uint64_t done = now_ns;
+    uint32_t first, last;
+    bool pid_checked = false;
+    uint32_t fdp_si = 0;
+
+    if (nlb == 0) {
+        return now_ns;
+    }
+    first = (uint32_t)(slba / ftl->blocks_per_page);
+    last = (uint32_t)((slba + nlb - 1) / ftl->blocks_per_page);
+    if (last >= ftl->lpages) {
+        last = ftl->lpages - 1;
+    }
+    ftl->ctr.fdp_hbmw += (uint64_t)nlb * ftl->cfg.secsz;
+    for (uint32_t lpn = first; lpn <= last; lpn++) {
+        uint32_t si, ppa;
+        uint64_t t;
+
+        if (ftl_used_lines(ftl) >= ftl->thres_high_lines &&
+            ftl_gc_forced(ftl, now_ns) < 0) {
+            return FTL_TIME_ERROR;
+        }
+        if (ftl->cfg.fdp_nruh > 0) {
+            /* one placement decision (and at most one event) per command */
+            if (!pid_checked) {
+                fdp_si = ftl_stream_for_host(ftl, lpn, pid, slba, nlb, now_ns);
+                pid_checked = true;
+            }
+            si = fdp_si;
+        } else {
+            si = ftl_stream_for_host(ftl, lpn, pid, slba, nlb, now_ns);
+        }
+        ppa = ftl_stream_program(ftl, si, true, now_ns, &t);
+        if (ppa == FTL_NONE) {
+            return FTL_TIME_ERROR;
+        }
+        ftl_map_set(ftl, lpn, ppa);
+        ftl->ctr.host_pages_written++;
+        ftl->ctr.host_pages_programmed++;
+        ftl->ctr.fdp_mbmw += ftl->page_bytes;
+        done = max64(done, t);
+    }
+    return done;
+}
+
+void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb)
+{
+    uint64_t bpp = ftl->blocks_per_page;
+    uint64_t first, end;
+
+    if (nlb == 0) {
+        return;
+    }
+    /* only pages the range covers entirely: a partly trimmed page still
+     * holds the other blocks' data */
+    first = (slba + bpp - 1) / bpp;
+    end = (slba + nlb) / bpp;
+    if (end > ftl->lpages) {
+        end = ftl->lpages;
+    }
+    for (uint64_t lpn = first; lpn < end; lpn++) {
+        ftl_map_unmap(ftl, (uint32_t)lpn);
+    }
+}
+
+void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
+{
+    uint32_t v;
+
+    if (ftl_used_lines(ftl) < ftl->thres_lines) {
+        return;
+    }
+    v = ftl_gc_pick_victim(ftl);
+    if (v == FTL_NONE) {
+        return;
+    }
+    /* at least 1/8 of the victim's pages must be invalid */
+    if ((uint64_t)(ftl->ppl - ftl->ln.line[v].vpc) * 8 < ftl->ppl) {
+        return;
+    }
+    /* a failure leaves the victim closed; forced GC reports it if it
+     * matters */
+    (void)ftl_gc_collect(ftl, v, now_ns);
+}
+
+void ftl_set_gc_delay(struct ftl *ftl, bool on)
+{
+    ftl->tm.gc_delay = on;
+}
+
+void ftl_set_delay_mode(struct ftl *ftl, enum ftl_delay_mode mode)
+{
+    ftl->tm.mode = mode;
+    ftl_timing_apply_mode(ftl);
+}
+
+uint32_t ftl_used_lines_pcent(const struct ftl *ftl)
+{
+    return (uint32_t)((uint64_t)ftl_used_lines(ftl) * 100 / ftl->ln.nlines);
+}
+
+uint32_t ftl_free_lines(const struct ftl *ftl)
+{
+    return ftl->ln.nfree;
+}
+
+uint32_t ftl_total_lines(const struct ftl *ftl)
+{
+    return ftl->ln.nlines;
+}
+
+uint64_t ftl_fdp_ruamw(const struct ftl *ftl, uint32_t ruh)
+{
+    const struct ftl_stream *st;
+    uint64_t left;
+
+    if (ruh >= ftl->nhost || ftl->cfg.fdp_nruh == 0) {
+        return 0;
+    }
+    st = &ftl->streams[ruh];
+    /* no open unit yet: the next write opens a fresh one */
+    left = st->line == FTL_NONE ? ftl->ppl : ftl->ppl - st->seq;
+    return left * ftl->blocks_per_page;
+}
+
+int ftl_fdp_ruh_update(struct ftl *ftl, uint32_t ruh, uint64_t now_ns)
+{
+    struct ftl_stream *st;
+
+    if (ftl->cfg.fdp_nruh == 0 || ruh >= ftl->nhost) {
+        return -1;
+    }
+    st = &ftl->streams[ruh];
+    if (st->line != FTL_NONE) {
+        ftl_fdp_push_event(ftl, FTL_FDP_EVT_RU_NOT_FULLY_WRITTEN,
+                           (uint16_t)ruh, (uint16_t)ruh, 0, 0, now_ns);
+        ftl_stream_close_early(ftl, ruh);
+    }
+    /* the next write through the handle opens a fresh reclaim unit */
+    return 0;
+}
+
+bool ftl_fdp_pop_event(struct ftl *ftl, struct ftl_fdp_event *ev)
+{
+    if (ftl->nev == 0) {
+        return false;
+    }
+    *ev = ftl->evq[ftl->ev_head];
+    ftl->ev_head = (ftl->ev_head + 1) % FTL_FDP_EVENT_QUEUE;
+    ftl->nev--;
+    return true;
+}
+
+#define BAD(...)                            \
+    do {                                    \
+        snprintf(err, errlen, __VA_ARGS__); \
+        return -1;                          \
+    } while (0)
+
+int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
+{
+    const struct ftl_lines *ln = &ftl->ln;
+    uint64_t valid_total = 0, mapped = 0;
+    uint32_t nfree = 0, nclosed = 0, nopen = 0;
+
+    for (uint32_t lpn = 0; lpn < ftl->lpages; lpn++) {
+        uint32_t ppa = ftl->maptbl[lpn];
+        if (ppa == FTL_NONE) {
+            continue;
+        }
+        mapped++;
+        if (ppa >= ftl->nand_pages) {
+            BAD("lpn %u maps to ppa %u beyond the NAND", lpn, ppa);
+        }
+        if (ftl->rmap[ppa] != lpn) {
+            BAD("lpn %u -> ppa %u but rmap says %u", lpn, ppa,
+                ftl->rmap[ppa]);
+        }
+        if (ln->line[ppa / ftl->ppl].state == FTL_LINE_FREE) {
+            BAD("lpn %u lives in free line %u", lpn, ppa / ftl->ppl);
+        }
+    }
+    for (uint32_t id = 0; id < ln->nlines; id++) {
+        const struct ftl_line *l = &ln->line[id];
+        uint32_t v = 0;
+        for (uint32_t s = 0; s < ftl->ppl; s++) {
+            uint32_t lpn = ftl->rmap[id * ftl->ppl + s];
+            if (lpn == FTL_NONE) {
+                continue;
+            }
+            if (lpn >= ftl->lpages || ftl->maptbl[lpn] != id * ftl->ppl + s) {
+                BAD("rmap[%u] = %u is not mapped back", id * ftl->ppl + s,
+                    lpn);
+            }
+            v++;
+        }
+        if (v != l->vpc) {
+            BAD("line %u: valid count %u but %u pages valid", id, l->vpc, v);
+        }
+        valid_total += v;
+        switch (l->state) {
+        case FTL_LINE_FREE:
+            nfree++;
+            if (v) {
+                BAD("free line %u holds %u valid pages", id, v);
+            }
+            break;
+        case FTL_LINE_CLOSED:
+            nclosed++;
+            if (l->cpos >= ln->nclosed || ln->closed[l->cpos] != id) {
+                BAD("closed line %u missing from the candidate array", id);
+            }
+            break;
+        case FTL_LINE_OPEN:
+            nopen++;
+            break;
+        default:
+            BAD("line %u in state %u outside GC", id, l->state);
+        }
+    }
+    if (valid_total != mapped) {
+        BAD("%llu valid pages but %llu mapped logical pages",
+            (unsigned long long)valid_total, (unsigned long long)mapped);
+    }
+    if (nfree != ln->nfree || nclosed != ln->nclosed) {
+        BAD("line counts: %u free (list %u), %u closed (index %u)", nfree,
+            ln->nfree, nclosed, ln->nclosed);
+    }
+    {
+        uint32_t streams_open = 0;
+        for (uint32_t i = 0; i < ftl->nhost + ftl->ngc; i++) {
+            if (ftl->streams[i].line != FTL_NONE) {
+                streams_open++;
+                if (ln->line[ftl->streams[i].line].state != FTL_LINE_OPEN) {
+                    BAD("stream %u writes line %u which is not open", i,
+                        ftl->streams[i].line);
+                }
+            }
+        }
+        if (streams_open != nopen) {
+            BAD("%u open lines but %u streams hold one", nopen, streams_open);
+        }
+    }
+    /* every closed line sits in the bucket of its valid count, and the
+     * close-order list holds each closed line once */
+    {
+        uint32_t inb = 0, inf = 0;
+        for (uint32_t b = 0; b <= ftl->ppl; b++) {
+            for (uint32_t id = ln->bucket[b]; id != FTL_NONE;
+                 id = ln->line[id].bnext) {
+                if (ln->line[id].vpc != b ||
+                    ln->line[id].state != FTL_LINE_CLOSED) {
+                    BAD("line %u in bucket %u has %u valid pages", id, b,
+                        ln->line[id].vpc);
+                }
+                if (b < ln->min_bucket) {
+                    BAD("bucket %u is below the minimum hint %u", b,
+                        ln->min_bucket);
+                }
+                if (++inb > ln->nlines) {
+                    BAD("bucket list loops");
+                }
+            }
+        }
+        for (uint32_t id = ln->fifo_head; id != FTL_NONE;
+             id = ln->line[id].fnext) {
+            if (++inf > ln->nlines) {
+                BAD("close-order list loops");
+            }
+        }
+        if (inb != nclosed || inf != nclosed) {
+            BAD("%u closed lines, %u in buckets, %u in close order", nclosed,
+                inb, inf);
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,163 @@
+/*
+ * FEMU BlackBox FTL: garbage collection and victim policies (SPEC 2.3).
+ *
+ * Background GC (after a request): once the lines in use reach
+ * gc_thres_pcent of all lines, collect one victim, but only when at least
+ * 1/8 of its pages are invalid (collecting a nearly full line costs more
+ * than it frees).  Forced GC (inside a write, before each page): while the
+ * lines in use reach gc_thres_pcent_high, collect the policy's victim
+ * however few invalid pages it has.  A forced collection must free
+ * something, so when the policy's pick has no invalid page at all (fifo or
+ * random can pick one) the greedy choice is taken instead; when even that
+ * has none, nothing is reclaimable and the write fails (FTL_TIME_ERROR)
+ * rather than loop or abort.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "ftl-int.h"
+
+static uint32_t pick_random(struct ftl *ftl)
+{
+    struct ftl_lines *ln = &ftl->ln;
+
+    /* multiply-shift maps 32 random bits onto [0, nclosed) */
+    uint64_t r = ftl_rng_next(&ftl->rng) >> 32;
+    return ln->closed[(uint32_t)((r * ln->nclosed) >> 32)];
+}
+
+static uint32_t pick_dchoice(struct ftl *ftl)
+{
+    struct ftl_lines *ln = &ftl->ln;
+    uint32_t best = FTL_NONE;
+
+    /* best of d = 4 uniformly sampled candidates (with replacement) */
+    for (int i = 0; i < 4; i++) {
+        uint32_t id = pick_random(ftl);
+        if (best == FTL_NONE || ln->line[id].vpc < ln->line[best].vpc) {
+            best = id;
+        }
+    }
+    return best;
+}
+
+/*
+ * Cost-benefit (Rosenblum & Ousterhout; Kawaguchi et al.): maximise
+ * age * (1 - u) / 2u, u = valid fraction, age = pages programmed since
+ * the line was closed.  A line with no valid page frees a line at no cost
+ * and wins outright.  Needs every candidate's score, so it walks the
+ * closed array; ties go to the earlier array slot.
+ */
+static uint32_t pick_cost_benefit(struct ftl *ftl)
+{
+    struct ftl_lines *ln = &ftl->ln;
+    uint32_t best = FTL_NONE;
+    double best_score = -1.0;
+
+    for (uint32_t i = 0; i < ln->nclosed; i++) {
+        uint32_t id = ln->closed[i];
+        const struct ftl_line *l = &ln->line[id];
+        double u, score;
+
+        if (l->vpc == 0) {
+            return id;
+        }
+        u = (double)l->vpc / ln->ppl;
+        score = (double)(ftl->clock - l->close_clock + 1) * (1.0 - u) /
+                (2.0 * u);
+        if (score > best_score) {
+            best_score = score;
+            best = id;
+        }
+    }
+    return best;
+}
+
+uint32_t ftl_gc_pick_victim(struct ftl *ftl)
+{
+    struct ftl_lines *ln = &ftl->ln;
+
+    if (ln->nclosed == 0) {
+        return FTL_NONE;
+    }
+    switch (ftl->cfg.gc_policy) {
+    case FTL_GC_FIFO:
+        return ln->fifo_head;
+    case FTL_GC_RANDOM:
+        return pick_random(ftl);
+    case FTL_GC_DCHOICE:
+        return pick_dchoice(ftl);
+    case FTL_GC_COST_BENEFIT:
+        return pick_cost_benefit(ftl);
+    case FTL_GC_GREEDY:
+    default:
+        return ftl_line_min_valid(ln);
+    }
+}
+
+int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
+{
+    struct ftl_lines *ln = &ftl->ln;
+    struct ftl_line *l = &ln->line[victim];
+    uint32_t base = victim * ftl->ppl;
+    uint32_t dst = ftl_stream_for_gc(ftl, l->owner);
+    bool timed = ftl->tm.gc_delay;
+    uint32_t lun = 0;
+    uint64_t done;
+
+    ftl_line_unclose(ln, victim);
+    for (uint32_t seq = 0; seq < ftl->ppl && l->vpc > 0; seq++) {
+        uint32_t lpn = ftl->rmap[base + seq];
+
+        if (lpn != FTL_NONE) {
+            uint64_t t = now;
+            uint32_t ppa;
+
+            if (timed) {
+                t = ftl_nand_read(&ftl->tm, lun, now);
+            }
+            ppa = ftl_stream_program(ftl, dst, timed, t, &done);
+            if (ppa == FTL_NONE) {
+                /* out of free lines: keep the rest where it is */
+                ftl_line_close(ln, victim, l->close_clock);
+                return -1;
+            }
+            ftl_map_set(ftl, lpn, ppa);
+            ftl->ctr.gc_pages_moved++;
+            ftl->ctr.fdp_mbmw += ftl->page_bytes;
+        }
+        lun = (lun + 1 == ftl->nluns) ? 0 : lun + 1;
+    }
+    if (timed) {
+        for (uint32_t g = 0; g < ftl->nluns; g++) {
+            /* planes of one LUN erase together (multi-plane erase) */
+            ftl_nand_erase(&ftl->tm, g, now);
+        }
+    }
+    ftl->ctr.blocks_erased += ftl->blks_per_line;
+    ftl->ctr.fdp_mbe += (uint64_t)ftl->ppl * ftl->page_bytes;
+    ftl->ctr.gc_lines_collected++;
+    ftl_line_put_free(ln, victim);
+    return 0;
+}
+
+int ftl_gc_forced(struct ftl *ftl, uint64_t now)
+{
+    struct ftl_lines *ln = &ftl->ln;
+
+    while (ftl_used_lines(ftl) >= ftl->thres_high_lines) {
+        uint32_t v = ftl_gc_pick_victim(ftl);
+
+        if (v == FTL_NONE || ln->line[v].vpc == ln->ppl) {
+            v = ftl_line_min_valid(ln);
+        }
+        if (v == FTL_NONE || ln->line[v].vpc == ln->ppl) {
+            return -1;
+        }
+        if (ftl_gc_collect(ftl, v, now) < 0) {
+            return -1;
+        }
+        ftl->ctr.forced_gc_lines++;
+    }
+    return 0;
+}

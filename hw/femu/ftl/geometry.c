@@ -1,0 +1,314 @@
+/*
+ * FEMU BlackBox FTL: geometry, namespace sizing and configuration checks.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ftl-int.h"
+
+/* Keep the NAND page count below FTL_NONE so 32-bit ppa/lpn suffice
+ * (that is what keeps the metadata at 8 bytes per NAND page). */
+#define FTL_MAX_NAND_PAGES (UINT32_MAX - 1u)
+#define FTL_MAX_SECS_PER_PG 1024u
+
+void ftl_config_default(struct ftl_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->nchs = 8;
+    cfg->luns_per_ch = 8;
+    cfg->pls_per_lun = 1;
+    cfg->blks_per_pl = 256;
+    cfg->pgs_per_blk = 256;
+    cfg->secsz = 512;
+    cfg->secs_per_pg = 8;
+    cfg->devsz_mb = 1024;
+    cfg->op_pcent = -1;
+    cfg->pg_rd_lat = 40000;
+    cfg->pg_wr_lat = 200000;
+    cfg->blk_er_lat = 2000000;
+    cfg->ch_xfer_lat = 0;
+    cfg->gc_thres_pcent = 75;
+    cfg->gc_thres_pcent_high = 95;
+    cfg->gc_policy = FTL_GC_GREEDY;
+    cfg->hot_cold_sep = false;
+    cfg->fdp_nruh = 0;
+    cfg->fdp_nru = 128;
+    cfg->seed = 1;
+}
+
+static const char *const policy_names[] = {
+    [FTL_GC_GREEDY] = "greedy",
+    [FTL_GC_COST_BENEFIT] = "cost-benefit",
+    [FTL_GC_FIFO] = "fifo",
+    [FTL_GC_RANDOM] = "random",
+    [FTL_GC_DCHOICE] = "d-choice",
+};
+
+int ftl_gc_policy_from_name(const char *name)
+{
+    for (int i = 0; i < (int)(sizeof(policy_names) / sizeof(policy_names[0]));
+         i++) {
+        if (strcmp(name, policy_names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char *ftl_gc_policy_name(enum ftl_gc_policy p)
+{
+    if ((unsigned)p < sizeof(policy_names) / sizeof(policy_names[0])) {
+        return policy_names[p];
+    }
+    return "?";
+}
+
+static uint64_t nand_pages_of(const struct ftl_config *c)
+{
+    return (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
+           c->blks_per_pl * c->pgs_per_blk;
+}
+
+static uint64_t ns_blocks_for(const struct ftl_config *c, int32_t op)
+{
+    uint64_t nand_bytes = nand_pages_of(c) * c->secs_per_pg * 512u;
+
+    if (op >= 0) {
+        /* NAND / (1 + op/100), rounded down to whole logical blocks;
+         * nand_bytes < 2^51 here, so * 100 cannot overflow */
+        return nand_bytes * 100u / ((100u + (uint64_t)op) * c->secsz);
+    }
+    return c->devsz_mb * 1024 * 1024 / c->secsz;
+}
+
+uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg)
+{
+    return ns_blocks_for(cfg, cfg->op_pcent);
+}
+
+/*
+ * Open write lines the reserve rule counts: every stream that may hold a
+ * partly written line at the moment forced GC runs.
+ *  - one host stream (two with hot_cold_sep: hot and cold) + one GC stream;
+ *  - FDP: one open reclaim unit per handle + one GC reclaim unit.  GC
+ *    reclaim units are per handle too (isolation), but a handle's GC unit
+ *    only exists once that handle's data was collected; counting all of
+ *    them would refuse 128 handles on the default geometry.  Such a
+ *    pathological spread gets FTL_TIME_ERROR, never a crash.
+ */
+uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
+{
+    if (cfg->fdp_nruh > 0) {
+        return cfg->fdp_nruh + 1;
+    }
+    return cfg->hot_cold_sep ? 3 : 2;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Logical pages a namespace of ns_blocks needs. */
+static uint64_t lpages_for(const struct ftl_config *c, uint64_t ns_blocks)
+{
+    uint64_t bpp = (uint64_t)c->secs_per_pg * 512u / c->secsz;
+    return ceil_div(ns_blocks, bpp);
+}
+
+/*
+ * The reserve rule (docs/ftl-reserve.md).  With N lines of P pages,
+ * forced GC starts at H = ceil(N * gc_thres_pcent_high / 100) lines in
+ * use and must be able to bring the count below H:
+ *   (a) H + 1 <= N: while forced GC relocates a victim it may open one
+ *       more line before the victim is erased, so a free line must exist
+ *       when H are in use;
+ *   (b) lpages <= (H - O) * P, O = open write lines of all streams: with
+ *       every logical page valid and each open line holding no valid data,
+ *       the closed lines below the threshold must still hold all data with
+ *       at least one invalid page somewhere, so each forced collection
+ *       makes progress.
+ * Returns 0 or -1 with the message.
+ */
+static int check_reserve(const struct ftl_config *c, char *err, size_t len)
+{
+    uint64_t nlines = c->blks_per_pl;
+    uint64_t ppl = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
+                   c->pgs_per_blk;
+    uint64_t high = ceil_div(nlines * c->gc_thres_pcent_high, 100);
+    uint64_t open = ftl_reserve_open_lines(c);
+    uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
+    uint64_t cap;
+
+    if (high + 1 > nlines || high <= open) {
+        snprintf(err, len,
+                 "blks_per_pl=%u gives %u lines; with gc_thres_pcent_high=%u "
+                 "forced GC starts at %u lines in use, which must leave at "
+                 "least 1 free line and exceed the %u open write lines",
+                 c->blks_per_pl, c->blks_per_pl, c->gc_thres_pcent_high,
+                 (unsigned)high, (unsigned)open);
+        return -1;
+    }
+    cap = (high - open) * ppl;
+    if (lp <= cap) {
+        return 0;
+    }
+    if (c->op_pcent >= 0) {
+        int32_t op = c->op_pcent;
+        while (op < 100000 && lpages_for(c, ns_blocks_for(c, op)) > cap) {
+            op++;
+        }
+        snprintf(err, len,
+                 "op_pcent=%d leaves too little spare for GC: the namespace "
+                 "needs %llu pages but at most %llu fit below the forced-GC "
+                 "threshold (gc_thres_pcent_high=%u: %u of %u lines, minus %u "
+                 "open write lines); use op_pcent >= %d",
+                 c->op_pcent, (unsigned long long)lp,
+                 (unsigned long long)cap, c->gc_thres_pcent_high,
+                 (unsigned)high, c->blks_per_pl, (unsigned)open, op);
+    } else {
+        uint64_t maxmb = cap * c->secs_per_pg * 512u / (1024 * 1024);
+        snprintf(err, len,
+                 "devsz_mb=%llu leaves too little spare for GC: the namespace "
+                 "needs %llu pages but at most %llu fit below the forced-GC "
+                 "threshold (gc_thres_pcent_high=%u: %u of %u lines, minus %u "
+                 "open write lines); use devsz_mb <= %llu",
+                 (unsigned long long)c->devsz_mb, (unsigned long long)lp,
+                 (unsigned long long)cap, c->gc_thres_pcent_high,
+                 (unsigned)high, c->blks_per_pl, (unsigned)open,
+                 (unsigned long long)maxmb);
+    }
+    return -1;
+}
+
+#define REFUSE(...)                         \
+    do {                                    \
+        snprintf(err, errlen, __VA_ARGS__); \
+        return -1;                          \
+    } while (0)
+
+int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } geo[] = {
+        { "nchs", offsetof(struct ftl_config, nchs) },
+        { "luns_per_ch", offsetof(struct ftl_config, luns_per_ch) },
+        { "pls_per_lun", offsetof(struct ftl_config, pls_per_lun) },
+        { "blks_per_pl", offsetof(struct ftl_config, blks_per_pl) },
+        { "pgs_per_blk", offsetof(struct ftl_config, pgs_per_blk) },
+        { "secs_per_pg", offsetof(struct ftl_config, secs_per_pg) },
+    };
+    char dummy[1];
+    uint64_t nand, nand_bytes, ns_blocks, ns_bytes;
+
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof(dummy);
+    }
+    for (size_t i = 0; i < sizeof(geo) / sizeof(geo[0]); i++) {
+        uint32_t v;
+        memcpy(&v, (const char *)c + geo[i].off, sizeof(v));
+        if (v == 0) {
+            REFUSE("%s=0: must be at least 1", geo[i].name);
+        }
+    }
+    if (c->secs_per_pg > FTL_MAX_SECS_PER_PG) {
+        REFUSE("secs_per_pg=%u: must be at most %u", c->secs_per_pg,
+               FTL_MAX_SECS_PER_PG);
+    }
+    if (c->secsz != 512 && c->secsz != 4096) {
+        REFUSE("secsz=%u: must be 512 or 4096", c->secsz);
+    }
+    if ((uint64_t)c->secs_per_pg * 512 < c->secsz) {
+        REFUSE("secsz=%u does not fit in a NAND page of %u bytes "
+               "(secs_per_pg=%u x 512)", c->secsz, c->secs_per_pg * 512,
+               c->secs_per_pg);
+    }
+    if ((c->secs_per_pg * 512u) % c->secsz != 0) {
+        REFUSE("secsz=%u: the NAND page of %u bytes (secs_per_pg=%u x 512) "
+               "must hold a whole number of logical blocks", c->secsz,
+               c->secs_per_pg * 512, c->secs_per_pg);
+    }
+    nand = 1;
+    for (size_t i = 0; i < 5; i++) {
+        uint32_t v;
+        memcpy(&v, (const char *)c + geo[i].off, sizeof(v));
+        if (nand > FTL_MAX_NAND_PAGES / v) {
+            REFUSE("nchs x luns_per_ch x pls_per_lun x blks_per_pl x "
+                   "pgs_per_blk = %u x %u x %u x %u x %u NAND pages: must be "
+                   "at most %u", c->nchs, c->luns_per_ch, c->pls_per_lun,
+                   c->blks_per_pl, c->pgs_per_blk, FTL_MAX_NAND_PAGES);
+        }
+        nand *= v;
+    }
+    nand_bytes = nand * c->secs_per_pg * 512u;
+    if (c->gc_thres_pcent < 1 || c->gc_thres_pcent > 100) {
+        REFUSE("gc_thres_pcent=%u: must be 1..100", c->gc_thres_pcent);
+    }
+    if (c->gc_thres_pcent_high < c->gc_thres_pcent ||
+        c->gc_thres_pcent_high > 100) {
+        REFUSE("gc_thres_pcent_high=%u: must be gc_thres_pcent (%u)..100",
+               c->gc_thres_pcent_high, c->gc_thres_pcent);
+    }
+    if ((unsigned)c->gc_policy > FTL_GC_DCHOICE) {
+        REFUSE("gc_policy=%d: unknown (0..4: greedy, cost-benefit, fifo, "
+               "random, d-choice)", (int)c->gc_policy);
+    }
+    if (c->fdp_nruh > 65535) {
+        REFUSE("fdp.nruh=%u: must be at most 65535", c->fdp_nruh);
+    }
+    if (c->fdp_nruh > 0 && c->fdp_nru == 0) {
+        REFUSE("fdp.nru=0: must be at least 1");
+    }
+    if (c->op_pcent < -1) {
+        REFUSE("op_pcent=%d: must be 0 or more", c->op_pcent);
+    }
+    if (c->op_pcent < 0) {
+        if (c->devsz_mb == 0) {
+            REFUSE("devsz_mb=0: must be at least 1");
+        }
+        if (c->devsz_mb > nand_bytes / (1024 * 1024)) {
+            REFUSE("devsz_mb=%llu exceeds the NAND size of %llu MiB "
+                   "(nchs x luns_per_ch x pls_per_lun x blks_per_pl x "
+                   "pgs_per_blk x secs_per_pg x 512 bytes)",
+                   (unsigned long long)c->devsz_mb,
+                   (unsigned long long)(nand_bytes / (1024 * 1024)));
+        }
+    }
+    ns_blocks = ftl_cfg_ns_blocks(c);
+    ns_bytes = ns_blocks * c->secsz;
+    if (ns_blocks == 0) {
+        REFUSE("the namespace is empty (op_pcent=%d, devsz_mb=%llu)",
+               c->op_pcent, (unsigned long long)c->devsz_mb);
+    }
+    if (ns_bytes > nand_bytes) {
+        REFUSE("the namespace (%llu bytes) exceeds the NAND (%llu bytes)",
+               (unsigned long long)ns_bytes, (unsigned long long)nand_bytes);
+    }
+    return check_reserve(c, err, errlen);
+}
+
+void ftl_geometry_derive(struct ftl *ftl)
+{
+    const struct ftl_config *c = &ftl->cfg;
+
+    ftl->nluns = c->nchs * c->luns_per_ch;
+    ftl->blks_per_line = ftl->nluns * c->pls_per_lun;
+    ftl->ppl = ftl->blks_per_line * c->pgs_per_blk;
+    ftl->nand_pages = nand_pages_of(c);
+    ftl->page_bytes = (uint64_t)c->secs_per_pg * 512u;
+    ftl->blocks_per_page = (uint32_t)(ftl->page_bytes / c->secsz);
+    ftl->ns_blocks = ftl_cfg_ns_blocks(c);
+    ftl->lpages = (uint32_t)lpages_for(c, ftl->ns_blocks);
+    ftl->thres_lines =
+        (uint32_t)ceil_div((uint64_t)c->blks_per_pl * c->gc_thres_pcent, 100);
+    ftl->thres_high_lines = (uint32_t)ceil_div(
+        (uint64_t)c->blks_per_pl * c->gc_thres_pcent_high, 100);
+    ftl->div_ppl = ftl_div_make(ftl->ppl);
+    ftl->div_nluns = ftl_div_make(ftl->nluns);
+}

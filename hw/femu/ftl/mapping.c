@@ -1,0 +1,61 @@
+/*
+ * FEMU BlackBox FTL: page mapping table and reverse map.
+ *
+ * maptbl[lpn] is the NAND page holding logical page lpn; rmap[ppa] is the
+ * logical page a NAND page holds, FTL_NONE once that copy is stale or
+ * never written.  A page is valid exactly when rmap[ppa] != FTL_NONE, so
+ * no separate validity bitmap is kept: 4 bytes per logical page plus
+ * 4 bytes per NAND page, i.e. at most 8 bytes of mapping per NAND page.
+ * ppa = line * pages_per_line + write-pointer sequence within the line.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftl-int.h"
+
+int ftl_map_init(struct ftl *ftl)
+{
+    ftl->maptbl = malloc((size_t)ftl->lpages * sizeof(uint32_t));
+    ftl->rmap = malloc((size_t)ftl->nand_pages * sizeof(uint32_t));
+    if (!ftl->maptbl || !ftl->rmap) {
+        ftl_map_free(ftl);
+        return -1;
+    }
+    /* FTL_NONE is all ones */
+    memset(ftl->maptbl, 0xff, (size_t)ftl->lpages * sizeof(uint32_t));
+    memset(ftl->rmap, 0xff, (size_t)ftl->nand_pages * sizeof(uint32_t));
+    return 0;
+}
+
+void ftl_map_free(struct ftl *ftl)
+{
+    free(ftl->maptbl);
+    free(ftl->rmap);
+    ftl->maptbl = ftl->rmap = NULL;
+}
+
+void ftl_map_unmap(struct ftl *ftl, uint32_t lpn)
+{
+    uint32_t old = ftl->maptbl[lpn];
+
+    if (old != FTL_NONE) {
+        ftl->rmap[old] = FTL_NONE;
+        ftl_line_invalidate(&ftl->ln, ftl_ppa_line(ftl, old));
+        ftl->maptbl[lpn] = FTL_NONE;
+    }
+}
+
+void ftl_map_set(struct ftl *ftl, uint32_t lpn, uint32_t ppa)
+{
+    uint32_t old = ftl->maptbl[lpn];
+
+    if (old != FTL_NONE) {
+        ftl->rmap[old] = FTL_NONE;
+        ftl_line_invalidate(&ftl->ln, ftl_ppa_line(ftl, old));
+    }
+    ftl->maptbl[lpn] = ppa;
+    ftl->rmap[ppa] = lpn;
+}

@@ -1,0 +1,126 @@
+/*
+ * FEMU BlackBox FTL: NAND timing model (SPEC 2.4).
+ *
+ * Every LUN and every channel has a next-free time.  A page read occupies
+ * its LUN for the read latency, then its channel for the transfer; a
+ * program occupies the channel for the transfer, then the LUN for the
+ * program latency; an erase occupies the LUN.  An operation starts when
+ * both the request has arrived and the resource is free, so operations on
+ * one LUN queue behind each other while different LUNs overlap.  Time is
+ * an input (ns): the model never reads a clock.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <stdlib.h>
+
+#include "ftl-int.h"
+
+/* 0xEF code 3: built-in times, independent of the command line */
+#define BUILTIN_RD 40000u
+#define BUILTIN_WR 200000u
+#define BUILTIN_ER 2000000u
+
+int ftl_timing_init(struct ftl *ftl)
+{
+    struct ftl_timing *tm = &ftl->tm;
+
+    tm->lun_free = calloc(ftl->nluns, sizeof(*tm->lun_free));
+    tm->ch_free = calloc(ftl->cfg.nchs, sizeof(*tm->ch_free));
+    tm->lun_ch = calloc(ftl->nluns, sizeof(*tm->lun_ch));
+    if (!tm->lun_free || !tm->ch_free || !tm->lun_ch) {
+        ftl_timing_free(ftl);
+        return -1;
+    }
+    /* global LUN g = lun_in_channel * nchs + channel (channels first) */
+    for (uint32_t g = 0; g < ftl->nluns; g++) {
+        tm->lun_ch[g] = g % ftl->cfg.nchs;
+    }
+    tm->gc_delay = true;
+    tm->mode = FTL_DELAY_CONFIGURED;
+    ftl_timing_apply_mode(ftl);
+    return 0;
+}
+
+void ftl_timing_free(struct ftl *ftl)
+{
+    free(ftl->tm.lun_free);
+    free(ftl->tm.ch_free);
+    free(ftl->tm.lun_ch);
+    ftl->tm.lun_free = ftl->tm.ch_free = NULL;
+    ftl->tm.lun_ch = NULL;
+}
+
+void ftl_timing_apply_mode(struct ftl *ftl)
+{
+    struct ftl_timing *tm = &ftl->tm;
+
+    switch (tm->mode) {
+    case FTL_DELAY_BUILTIN:
+        tm->enabled = true;
+        tm->rd = BUILTIN_RD;
+        tm->wr = BUILTIN_WR;
+        tm->er = BUILTIN_ER;
+        tm->xfer = 0;
+        break;
+    case FTL_DELAY_OFF:
+        tm->enabled = false;
+        tm->rd = tm->wr = tm->er = tm->xfer = 0;
+        break;
+    case FTL_DELAY_CONFIGURED:
+    default:
+        tm->enabled = true;
+        tm->rd = ftl->cfg.pg_rd_lat;
+        tm->wr = ftl->cfg.pg_wr_lat;
+        tm->er = ftl->cfg.blk_er_lat;
+        tm->xfer = ftl->cfg.ch_xfer_lat;
+        break;
+    }
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+uint64_t ftl_nand_read(struct ftl_timing *tm, uint32_t lun, uint64_t now)
+{
+    uint32_t ch = tm->lun_ch[lun];
+    uint64_t t;
+
+    if (!tm->enabled) {
+        return now;
+    }
+    t = max64(now, tm->lun_free[lun]) + tm->rd;
+    tm->lun_free[lun] = t;
+    t = max64(t, tm->ch_free[ch]) + tm->xfer;
+    tm->ch_free[ch] = t;
+    return t;
+}
+
+uint64_t ftl_nand_prog(struct ftl_timing *tm, uint32_t lun, uint64_t now)
+{
+    uint32_t ch = tm->lun_ch[lun];
+    uint64_t t;
+
+    if (!tm->enabled) {
+        return now;
+    }
+    t = max64(now, tm->ch_free[ch]) + tm->xfer;
+    tm->ch_free[ch] = t;
+    t = max64(t, tm->lun_free[lun]) + tm->wr;
+    tm->lun_free[lun] = t;
+    return t;
+}
+
+uint64_t ftl_nand_erase(struct ftl_timing *tm, uint32_t lun, uint64_t now)
+{
+    uint64_t t;
+
+    if (!tm->enabled) {
+        return now;
+    }
+    t = max64(now, tm->lun_free[lun]) + tm->er;
+    tm->lun_free[lun] = t;
+    return t;
+}
