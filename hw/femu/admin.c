@@ -1,0 +1,684 @@
+/*
+ * FEMU: the admin command set (NVMe 2.0 base spec, 5), run in the main
+ * loop from a bottom half scheduled by the admin SQ doorbell.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/main-loop.h"
+#include "qemu/cutils.h"
+#include "qemu/timer.h"
+#include "hw/pci/msix.h"
+#include "femu.h"
+#include "trace.h"
+
+#define FEMU_MODEL_BBSSD    "FEMU BlackBox-SSD Controller"
+#define FEMU_MODEL_NOSSD    "FEMU NoSSD Controller"
+#define FEMU_FW_REV         "1.0"
+
+/* Space-padded ASCII fields of Identify Controller (5.17.2.1). */
+static void femu_strpad(uint8_t *dst, size_t len, const char *src)
+{
+    size_t l = MIN(strlen(src), len);
+
+    memset(dst, ' ', len);
+    memcpy(dst, src, l);
+}
+
+void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                       uint16_t status)
+{
+    NvmeErrorLog *e;
+
+    qemu_mutex_lock(&n->err_lock);
+    n->error_count++;
+    e = &n->errlog[n->error_count % (FEMU_ELPE + 1)];
+    memset(e, 0, sizeof(*e));
+    e->error_count = cpu_to_le64(n->error_count);
+    e->sqid = cpu_to_le16(sqid);
+    e->cid = cmd->cid;
+    e->status_field = cpu_to_le16(status << 1);
+    e->param_error_location = cpu_to_le16(0xffff);
+    e->nsid = cmd->nsid;
+    qemu_mutex_unlock(&n->err_lock);
+}
+
+/*
+ * Asynchronous events (5.2): queue the event and complete an outstanding
+ * Asynchronous Event Request if there is one.  Events of a type that the
+ * host has not yet acknowledged by reading its log page stay queued.
+ */
+static void femu_aer_process(FemuCtrl *n)
+{
+    FemuSQ *asq = n->sq[0];
+
+    while (asq && n->naer && n->naer_queued) {
+        FemuAerEvent ev = n->aer_queue[0];
+        uint32_t result;
+
+        if (n->aer_mask & (1 << ev.type)) {
+            return;
+        }
+        memmove(&n->aer_queue[0], &n->aer_queue[1],
+                --n->naer_queued * sizeof(n->aer_queue[0]));
+        n->aer_mask |= 1 << ev.type;
+        result = ev.type | (ev.info << 8) | (ev.log_page << 16);
+        trace_femu_aer_post(ev.type, ev.info, ev.log_page);
+        femu_cq_post(asq->cq, asq, n->aer_cids[--n->naer], NVME_SUCCESS,
+                     result);
+    }
+}
+
+void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log)
+{
+    if (n->naer_queued == FEMU_AER_QUEUED_MAX) {
+        return;
+    }
+    n->aer_queue[n->naer_queued++] = (FemuAerEvent) {
+        .type = type, .info = info, .log_page = log,
+    };
+    femu_aer_process(n);
+}
+
+void femu_aer_clear(FemuCtrl *n, uint8_t type)
+{
+    n->aer_mask &= ~(1 << type);
+    femu_aer_process(n);
+}
+
+static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
+{
+    NvmeIdCtrl id = {};
+    char subnqn[64];
+
+    id.vid = cpu_to_le16(FEMU_PCI_VENDOR_ID);
+    id.ssvid = cpu_to_le16(FEMU_PCI_VENDOR_ID);
+    femu_strpad(id.sn, sizeof(id.sn), n->sn);
+    femu_strpad(id.mn, sizeof(id.mn),
+                femu_is_bbssd(n) ? FEMU_MODEL_BBSSD : FEMU_MODEL_NOSSD);
+    femu_strpad(id.fr, sizeof(id.fr), FEMU_FW_REV);
+    id.rab = 6;
+    id.ieee[0] = 0x1d;
+    id.ieee[1] = 0x1d;
+    id.ieee[2] = 0x1d;
+    id.mdts = n->mdts;
+    id.cntlid = cpu_to_le16(n->instance);
+    id.ver = cpu_to_le32(n->bar.vs);
+    id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
+    id.cntrltype = 1;               /* I/O controller */
+    id.oacs = cpu_to_le16(NVME_OACS_DBCS |
+                          (femu_fdp_ctratt(n) ? NVME_OACS_DIRECTIVES : 0));
+    id.acl = 3;
+    id.aerl = FEMU_AERL;
+    id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
+    id.lpa = NVME_LPA_CSE | NVME_LPA_EXTENDED;
+    id.elpe = FEMU_ELPE;
+    id.npss = 0;
+    id.wctemp = cpu_to_le16(343);
+    id.cctemp = cpu_to_le16(373);
+    id.endgidmax = cpu_to_le16(femu_fdp_endgid(n));
+    id.sqes = (FEMU_SQES << 4) | FEMU_SQES;
+    id.cqes = (FEMU_CQES << 4) | FEMU_CQES;
+    id.maxcmd = cpu_to_le16(n->mqes + 1);
+    id.nn = cpu_to_le32(1);
+    id.oncs = cpu_to_le16(NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES |
+                          NVME_ONCS_FEATURES);
+    id.vwc = NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT;
+    id.sgls = 0;                    /* PRPs only */
+    snprintf(subnqn, sizeof(subnqn), "nqn.2026-01.io.femu:%s", n->sn);
+    pstrcpy((char *)id.subnqn, sizeof(id.subnqn), subnqn);
+    /* power state 0: 25 W, no entry/exit latency */
+    id.psd[0].mp = cpu_to_le16(2500);
+    return femu_dma_cmd(n, cmd, (uint8_t *)&id, sizeof(id), true);
+}
+
+static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
+{
+    uint32_t pg_lbas = (n->cfg.secs_per_pg * 512) >> n->lba_shift;
+
+    id->nsze = cpu_to_le64(n->ns_blocks);
+    id->ncap = cpu_to_le64(n->ns_blocks);
+    id->nuse = cpu_to_le64(n->ns_blocks);
+    /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
+    id->nsfeat = 1 << 4;
+    id->nlbaf = 1;                  /* two formats, 0-based */
+    id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
+    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates */
+    id->dlfeat = 0x1 | (1 << 3);
+    id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
+    id->npwa = id->npwg;
+    id->npdg = id->npwg;
+    id->npda = id->npwg;
+    id->nows = id->npwg;
+    id->endgid = cpu_to_le16(femu_fdp_endgid(n));
+    id->lbaf[0].ds = 9;
+    id->lbaf[1].ds = 12;
+    id->lbaf[0].rp = n->cfg.secsz == 512 ? 0 : 2;
+    id->lbaf[1].rp = n->cfg.secsz == 4096 ? 0 : 2;
+    /* identifiers unique per instance (Linux rejects duplicates) */
+    id->eui64 = cpu_to_be64(0x1d1d1d0000000000ULL + n->instance);
+    id->nguid[0] = 0x1d;
+    id->nguid[1] = 0x1d;
+    id->nguid[15] = n->instance & 0xff;
+    id->nguid[14] = (n->instance >> 8) & 0xff;
+}
+
+static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
+{
+    NvmeIdentify *c = (NvmeIdentify *)cmd;
+    uint32_t nsid = le32_to_cpu(c->nsid);
+    uint8_t buf[NVME_IDENTIFY_DATA_SIZE] = {};
+
+    switch (c->cns) {
+    case NVME_ID_CNS_CTRL:
+        return femu_identify_ctrl(n, cmd);
+    case NVME_ID_CNS_NS:
+    case NVME_ID_CNS_CS_NS:
+    case NVME_ID_CNS_CS_IND_NS:
+        if (nsid != 1 && nsid != NVME_NSID_BROADCAST) {
+            return NVME_INVALID_NSID | NVME_DNR;
+        }
+        if (c->cns == NVME_ID_CNS_CS_NS && c->csi != 0) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        if (c->cns == NVME_ID_CNS_NS) {
+            femu_fill_id_ns(n, (NvmeIdNs *)buf);
+            if (nsid == NVME_NSID_BROADCAST) {
+                /* capabilities common to all namespaces: no sizes */
+                NvmeIdNs *id = (NvmeIdNs *)buf;
+                id->nsze = id->ncap = id->nuse = 0;
+                id->eui64 = 0;
+                memset(id->nguid, 0, sizeof(id->nguid));
+            }
+        } else if (c->cns == NVME_ID_CNS_CS_IND_NS) {
+            NvmeIdNsInd *ind = (NvmeIdNsInd *)buf;
+            ind->nsfeat = 1 << 4;
+            ind->endgrpid = cpu_to_le16(femu_fdp_endgid(n));
+            ind->nstat = 1;         /* namespace ready */
+        }
+        /* CNS 05h with CSI NVM: NvmeIdNsNvm, all zero (no PI formats) */
+        break;
+    case NVME_ID_CNS_CS_CTRL:
+        if (c->csi != 0) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        {
+            NvmeIdCtrlNvm *id = (NvmeIdCtrlNvm *)buf;
+            /* Write Zeroes and DSM sizes limited only by MDTS/256 */
+            id->dmrl = NVME_ID_CTRL_NVM_DMRL_MAX;
+            id->dmrsl = cpu_to_le32(0xffffffff);
+        }
+        break;
+    case NVME_ID_CNS_NS_ACTIVE_LIST:
+    case NVME_ID_CNS_CS_NS_ACTIVE_LIST:
+        if (nsid >= 0xfffffffe) {
+            return NVME_INVALID_NSID | NVME_DNR;
+        }
+        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST && c->csi != 0) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        if (nsid < 1) {
+            stl_le_p(buf, 1);
+        }
+        break;
+    case NVME_ID_CNS_NS_DESCR_LIST:
+        if (nsid != 1) {
+            return NVME_INVALID_NSID | NVME_DNR;
+        }
+        {
+            /* 5.17.2.3: EUI64, NGUID and command set identifier */
+            NvmeIdNs id = {};
+            uint8_t *p = buf;
+
+            femu_fill_id_ns(n, &id);
+            p[0] = 1; p[1] = NVME_NIDL_EUI64;
+            memcpy(p + 4, &id.eui64, 8);
+            p += 4 + 8;
+            p[0] = 2; p[1] = NVME_NIDL_NGUID;
+            memcpy(p + 4, id.nguid, 16);
+            p += 4 + 16;
+            p[0] = 4; p[1] = NVME_NIDL_CSI;
+            p[4] = 0;               /* NVM command set */
+        }
+        break;
+    case NVME_ID_CNS_IO_COMMAND_SET:
+        /* one I/O command set combination: NVM only (bit 0) */
+        stq_le_p(buf, 1);
+        break;
+    case NVME_ID_CNS_ENDURANCE_GROUP_LIST:
+        if (femu_fdp_endgid(n)) {
+            stw_le_p(buf, 1);
+            stw_le_p(buf + 2, femu_fdp_endgid(n));
+        }
+        break;
+    default:
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return femu_dma_cmd(n, cmd, buf, sizeof(buf), true);
+}
+
+static uint16_t femu_create_cq(FemuCtrl *n, NvmeCmd *cmd)
+{
+    NvmeCreateCq *c = (NvmeCreateCq *)cmd;
+    uint16_t cqid = le16_to_cpu(c->cqid);
+    uint32_t size = (uint32_t)le16_to_cpu(c->qsize) + 1;
+    uint16_t flags = le16_to_cpu(c->cq_flags);
+    uint16_t vector = le16_to_cpu(c->irq_vector);
+    uint64_t addr = le64_to_cpu(c->prp1);
+
+    trace_femu_create_cq(cqid, size, vector, NVME_CQ_FLAGS_IEN(flags));
+    if (!cqid || cqid > n->queues || n->cq[cqid]) {
+        return NVME_INVALID_QID | NVME_DNR;
+    }
+    if (size < 2 || size > (uint32_t)n->mqes + 1) {
+        return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
+    }
+    if (!NVME_CQ_FLAGS_PC(flags)) {
+        return NVME_INVALID_FIELD | NVME_DNR;   /* CAP.CQR = 1 */
+    }
+    if (vector > n->queues ||
+        (vector && !msix_enabled(PCI_DEVICE(n)))) {
+        return NVME_INVALID_IRQ_VECTOR | NVME_DNR;
+    }
+    if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
+        return NVME_INVALID_PRP_OFFSET | NVME_DNR;
+    }
+    if (!femu_dma_is_ram(n, addr, (uint64_t)size << FEMU_CQES, true)) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    femu_cq_new(n, cqid, addr, size, vector, NVME_CQ_FLAGS_IEN(flags));
+    return NVME_SUCCESS;
+}
+
+static uint16_t femu_create_sq(FemuCtrl *n, NvmeCmd *cmd)
+{
+    NvmeCreateSq *c = (NvmeCreateSq *)cmd;
+    uint16_t sqid = le16_to_cpu(c->sqid);
+    uint16_t cqid = le16_to_cpu(c->cqid);
+    uint32_t size = (uint32_t)le16_to_cpu(c->qsize) + 1;
+    uint16_t flags = le16_to_cpu(c->sq_flags);
+    uint64_t addr = le64_to_cpu(c->prp1);
+
+    trace_femu_create_sq(sqid, size, cqid);
+    if (!sqid || sqid > n->queues || n->sq[sqid]) {
+        return NVME_INVALID_QID | NVME_DNR;
+    }
+    if (!cqid || cqid > n->queues || !n->cq[cqid]) {
+        return NVME_INVALID_CQID | NVME_DNR;
+    }
+    if (size < 2 || size > (uint32_t)n->mqes + 1) {
+        return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
+    }
+    if (!NVME_SQ_FLAGS_PC(flags)) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
+        return NVME_INVALID_PRP_OFFSET | NVME_DNR;
+    }
+    if (!femu_dma_is_ram(n, addr, (uint64_t)size << FEMU_SQES, false)) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    femu_sq_new(n, sqid, addr, size, n->cq[cqid]);
+    return NVME_SUCCESS;
+}
+
+static uint16_t femu_delete_sq(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint16_t qid = le16_to_cpu(((NvmeDeleteQ *)cmd)->qid);
+
+    trace_femu_delete_q(qid, false);
+    if (!qid || qid > n->queues || !n->sq[qid]) {
+        return NVME_INVALID_QID | NVME_DNR;
+    }
+    femu_sq_free(n, n->sq[qid]);
+    return NVME_SUCCESS;
+}
+
+static uint16_t femu_delete_cq(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint16_t qid = le16_to_cpu(((NvmeDeleteQ *)cmd)->qid);
+
+    trace_femu_delete_q(qid, true);
+    if (!qid || qid > n->queues || !n->cq[qid]) {
+        return NVME_INVALID_QID | NVME_DNR;
+    }
+    if (n->cq[qid]->nsqs) {
+        return NVME_INVALID_QUEUE_DEL | NVME_DNR;
+    }
+    femu_cq_free(n, n->cq[qid]);
+    return NVME_SUCCESS;
+}
+
+/* Get/Set Features (5.27.1 / 5.15) */
+static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
+{
+    uint32_t dw10 = le32_to_cpu(cmd->cdw10);
+    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
+    uint8_t fid = NVME_GETSETFEAT_FID(dw10);
+    uint8_t sel = NVME_GETFEAT_SELECT(dw10);
+    bool dflt = sel == NVME_GETFEAT_SELECT_DEFAULT ||
+                sel == NVME_GETFEAT_SELECT_SAVED;   /* nothing is saved */
+
+    if (sel > NVME_GETFEAT_SELECT_CAP) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    switch (fid) {
+    case NVME_ARBITRATION:
+    case NVME_POWER_MANAGEMENT:
+    case NVME_TEMPERATURE_THRESHOLD:
+    case NVME_ERROR_RECOVERY:
+    case NVME_VOLATILE_WRITE_CACHE:
+    case NVME_NUMBER_OF_QUEUES:
+    case NVME_INTERRUPT_COALESCING:
+    case NVME_INTERRUPT_VECTOR_CONF:
+    case NVME_WRITE_ATOMICITY:
+    case NVME_ASYNCHRONOUS_EVENT_CONF:
+        break;
+    case NVME_FDP_MODE:
+    case NVME_FDP_EVENTS:
+        return femu_fdp_get_feature(n, cmd, res);
+    default:
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (sel == NVME_GETFEAT_SELECT_CAP) {
+        *res = NVME_FEAT_CAP_CHANGE;
+        return NVME_SUCCESS;
+    }
+    switch (fid) {
+    case NVME_ARBITRATION:
+        *res = dflt ? NVME_ARB_AB_NOLIMIT : n->feat_arbitration;
+        break;
+    case NVME_POWER_MANAGEMENT:
+        *res = dflt ? 0 : n->feat_power_mgmt;
+        break;
+    case NVME_TEMPERATURE_THRESHOLD:
+        if (NVME_TEMP_TMPSEL(dw11) != NVME_TEMP_TMPSEL_COMPOSITE) {
+            *res = 0;           /* no other sensors: threshold 0 */
+            break;
+        }
+        if (NVME_TEMP_THSEL(dw11) == NVME_TEMP_THSEL_OVER) {
+            *res = dflt ? 343 : n->temp_thresh_hi;
+        } else if (NVME_TEMP_THSEL(dw11) == NVME_TEMP_THSEL_UNDER) {
+            *res = dflt ? 0 : n->temp_thresh_lo;
+        } else {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        break;
+    case NVME_ERROR_RECOVERY:
+        *res = dflt ? 0 : n->feat_err_rec;
+        break;
+    case NVME_VOLATILE_WRITE_CACHE:
+        *res = dflt ? 1 : n->feat_vwc;
+        break;
+    case NVME_NUMBER_OF_QUEUES:
+        *res = (n->queues - 1) | ((n->queues - 1) << 16);
+        break;
+    case NVME_INTERRUPT_COALESCING:
+        *res = dflt ? 0 : n->feat_int_coalescing;
+        break;
+    case NVME_INTERRUPT_VECTOR_CONF:
+        if ((dw11 & 0xffff) > n->queues) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        /* coalescing is never applied: CD set for every vector */
+        *res = (dw11 & 0xffff) | NVME_INTVC_NOCOALESCING;
+        break;
+    case NVME_WRITE_ATOMICITY:
+        *res = dflt ? 0 : n->feat_write_atomicity;
+        break;
+    case NVME_ASYNCHRONOUS_EVENT_CONF:
+        *res = dflt ? 0 : n->feat_async_config;
+        break;
+    }
+    return NVME_SUCCESS;
+}
+
+static void femu_check_temperature(FemuCtrl *n)
+{
+    bool over = n->temperature >= n->temp_thresh_hi ||
+                (n->temp_thresh_lo && n->temperature <= n->temp_thresh_lo);
+
+    if (over && (NVME_AEC_SMART(n->feat_async_config) &
+                 NVME_SMART_TEMPERATURE)) {
+        femu_aer_event(n, NVME_AER_TYPE_SMART,
+                       NVME_AER_INFO_SMART_TEMP_THRESH, NVME_LOG_SMART_INFO);
+    }
+}
+
+static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
+{
+    uint32_t dw10 = le32_to_cpu(cmd->cdw10);
+    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
+    uint8_t fid = NVME_GETSETFEAT_FID(dw10);
+
+    if (NVME_SETFEAT_SAVE(dw10)) {
+        return NVME_FID_NOT_SAVEABLE | NVME_DNR;
+    }
+    switch (fid) {
+    case NVME_ARBITRATION:
+        n->feat_arbitration = dw11;
+        break;
+    case NVME_POWER_MANAGEMENT:
+        if ((dw11 & 0x1f) > 0) {    /* NPSS = 0: only power state 0 */
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        n->feat_power_mgmt = dw11;
+        break;
+    case NVME_TEMPERATURE_THRESHOLD:
+        if (NVME_TEMP_TMPSEL(dw11) != NVME_TEMP_TMPSEL_COMPOSITE) {
+            break;              /* sensors that do not exist: ignored */
+        }
+        if (NVME_TEMP_THSEL(dw11) == NVME_TEMP_THSEL_OVER) {
+            n->temp_thresh_hi = NVME_TEMP_TMPTH(dw11);
+        } else if (NVME_TEMP_THSEL(dw11) == NVME_TEMP_THSEL_UNDER) {
+            n->temp_thresh_lo = NVME_TEMP_TMPTH(dw11);
+        } else {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        femu_check_temperature(n);
+        break;
+    case NVME_ERROR_RECOVERY:
+        if (NVME_ERR_REC_DULBE(dw11)) {
+            /* deallocated blocks read as zeroes, never as errors */
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        n->feat_err_rec = dw11;
+        break;
+    case NVME_VOLATILE_WRITE_CACHE:
+        n->feat_vwc = dw11 & 1;
+        break;
+    case NVME_NUMBER_OF_QUEUES:
+        if ((dw11 & 0xffff) == 0xffff || (dw11 >> 16) == 0xffff) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        n->nq_set = true;
+        *res = (n->queues - 1) | ((n->queues - 1) << 16);
+        break;
+    case NVME_INTERRUPT_COALESCING:
+        n->feat_int_coalescing = dw11 & 0xffff;
+        break;
+    case NVME_INTERRUPT_VECTOR_CONF:
+        if ((dw11 & 0xffff) > n->queues) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        break;
+    case NVME_WRITE_ATOMICITY:
+        n->feat_write_atomicity = dw11 & 1;
+        break;
+    case NVME_ASYNCHRONOUS_EVENT_CONF:
+        n->feat_async_config = dw11;
+        break;
+    case NVME_FDP_MODE:
+    case NVME_FDP_EVENTS:
+        return femu_fdp_set_feature(n, cmd, res);
+    default:
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
+static uint16_t femu_dbbuf_config(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint64_t dbs = le64_to_cpu(cmd->dptr.prp1);
+    uint64_t eis = le64_to_cpu(cmd->dptr.prp2);
+
+    trace_femu_dbbuf_config(dbs, eis);
+    /* both buffers: one page, page aligned, in RAM (5.8) */
+    if (!dbs || !eis || (dbs & (FEMU_PAGE_SIZE - 1)) ||
+        (eis & (FEMU_PAGE_SIZE - 1)) ||
+        !femu_dma_is_ram(n, dbs, FEMU_PAGE_SIZE, true) ||
+        !femu_dma_is_ram(n, eis, FEMU_PAGE_SIZE, true)) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    /* pollers read the doorbell addresses: change them under their locks */
+    femu_pollers_lock_all(n);
+    n->dbbuf_dbs = dbs;
+    n->dbbuf_eis = eis;
+    for (uint32_t i = 1; i <= n->queues; i++) {
+        if (n->sq[i]) {
+            femu_dbbuf_attach(n, n->sq[i]);
+        }
+    }
+    femu_pollers_unlock_all(n);
+    return NVME_SUCCESS;
+}
+
+/* Vendor admin opcode 0xEF: run-time controls (SPEC 2.5). */
+static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint32_t code = le32_to_cpu(cmd->cdw10);
+
+    trace_femu_control(code);
+    if (code < 1 || code > 7) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (code == 6 || code == 7) {
+        qatomic_set(&n->io_log, code == 6);
+        return NVME_SUCCESS;
+    }
+    if (code == 5) {
+        /* the lateness histogram restarts with the counters */
+        memset(n->lat_hist, 0, sizeof(n->lat_hist));
+        qatomic_set(&n->lat_count, 0);
+        qatomic_set(&n->lat_sum_ns, 0);
+        qatomic_set(&n->lat_max_ns, 0);
+    }
+    if (!n->ftl) {
+        return NVME_SUCCESS;        /* NoSSD: no FTL to control */
+    }
+    qemu_mutex_lock(&n->ftl_lock);
+    switch (code) {
+    case 1:
+        ftl_set_gc_delay(n->ftl, true);
+        break;
+    case 2:
+        ftl_set_gc_delay(n->ftl, false);
+        break;
+    case 3:
+        ftl_set_delay_mode(n->ftl, FTL_DELAY_BUILTIN);
+        break;
+    case 4:
+        ftl_set_delay_mode(n->ftl, FTL_DELAY_OFF);
+        break;
+    case 5:
+        ftl_reset_counters(n->ftl);
+        break;
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    return NVME_SUCCESS;
+}
+
+/* Returns NVME_NO_COMPLETE for a request that completes later (AER). */
+static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
+{
+    if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    switch (cmd->opcode) {
+    case NVME_ADM_CMD_DELETE_SQ:
+        return femu_delete_sq(n, cmd);
+    case NVME_ADM_CMD_CREATE_SQ:
+        return femu_create_sq(n, cmd);
+    case NVME_ADM_CMD_GET_LOG_PAGE:
+        return femu_get_log(n, cmd);
+    case NVME_ADM_CMD_DELETE_CQ:
+        return femu_delete_cq(n, cmd);
+    case NVME_ADM_CMD_CREATE_CQ:
+        return femu_create_cq(n, cmd);
+    case NVME_ADM_CMD_IDENTIFY:
+        return femu_identify(n, cmd);
+    case NVME_ADM_CMD_ABORT:
+        /* 5.1: commands are not aborted; DW0 bit 0 = 1 says so */
+        *res = 1;
+        return NVME_SUCCESS;
+    case NVME_ADM_CMD_SET_FEATURES:
+        return femu_set_feature(n, cmd, res);
+    case NVME_ADM_CMD_GET_FEATURES:
+        return femu_get_feature(n, cmd, res);
+    case NVME_ADM_CMD_ASYNC_EV_REQ:
+        if (n->naer > FEMU_AERL) {
+            return NVME_AER_LIMIT_EXCEEDED;
+        }
+        n->aer_cids[n->naer++] = cmd->cid;
+        femu_aer_process(n);
+        return NVME_NO_COMPLETE;
+    case NVME_ADM_CMD_DBBUF_CONFIG:
+        return femu_dbbuf_config(n, cmd);
+    case FEMU_ADM_CMD_CONTROL:
+        return femu_control(n, cmd);
+    default:
+        return NVME_INVALID_OPCODE | NVME_DNR;
+    }
+}
+
+uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc)
+{
+    switch (opc) {
+    case NVME_ADM_CMD_DELETE_SQ:
+    case NVME_ADM_CMD_CREATE_SQ:
+    case NVME_ADM_CMD_GET_LOG_PAGE:
+    case NVME_ADM_CMD_DELETE_CQ:
+    case NVME_ADM_CMD_CREATE_CQ:
+    case NVME_ADM_CMD_IDENTIFY:
+    case NVME_ADM_CMD_ABORT:
+    case NVME_ADM_CMD_GET_FEATURES:
+    case NVME_ADM_CMD_ASYNC_EV_REQ:
+    case NVME_ADM_CMD_DBBUF_CONFIG:
+        return NVME_CMD_EFF_CSUPP;
+    case NVME_ADM_CMD_SET_FEATURES:
+        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_CCC;
+    case FEMU_ADM_CMD_CONTROL:
+        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_CCC;
+    default:
+        return 0;
+    }
+}
+
+void femu_admin_bh(void *opaque)
+{
+    FemuCtrl *n = opaque;
+    FemuSQ *sq = n->sq[0];
+    NvmeCmd cmd;
+
+    /* the admin queue is small; serve all of it, leave none behind */
+    while (sq && femu_sq_fetch(sq, &cmd)) {
+        uint32_t result = 0;
+        uint16_t status;
+
+        trace_femu_admin_cmd(le16_to_cpu(cmd.cid), cmd.opcode,
+                             le32_to_cpu(cmd.cdw10));
+        status = femu_admin_exec(n, &cmd, &result);
+        if (status == NVME_NO_COMPLETE) {
+            continue;
+        }
+        trace_femu_admin_done(le16_to_cpu(cmd.cid), cmd.opcode, status,
+                              result);
+        if (status) {
+            femu_error_record(n, 0, &cmd, status);
+        }
+        /* a full admin CQ means a broken host: the entry is dropped */
+        femu_cq_post(sq->cq, sq, cmd.cid, status, result);
+        sq = n->sq[0];
+    }
+}

@@ -1,0 +1,398 @@
+/*
+ * FEMU: QOM types `femu` (the NVMe controller) and `femu-subsys`,
+ * their properties, realize and unrealize.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/module.h"
+#include "qemu/units.h"
+#include "qemu/cutils.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "hw/qdev-properties.h"
+#include "hw/core/qdev-prop-internal.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/pcie.h"
+#include "migration/vmstate.h"
+#include "femu.h"
+#include "trace.h"
+
+/* Instances get serial numbers vSSD0, vSSD1, ... in creation order. */
+static int femu_next_instance;
+
+bool femu_is_bbssd(FemuCtrl *n)
+{
+    return n->femu_mode == FEMU_MODE_BBSSD;
+}
+
+/*
+ * gc_policy is an enum property (so `-device femu,help` shows its
+ * default); the values are the FTL's, which are also the gc_strategy
+ * numeric aliases.
+ */
+static const char *const femu_gc_policy_names[] = {
+    [FTL_GC_GREEDY] = "greedy",
+    [FTL_GC_COST_BENEFIT] = "cost-benefit",
+    [FTL_GC_FIFO] = "fifo",
+    [FTL_GC_RANDOM] = "random",
+    [FTL_GC_DCHOICE] = "d-choice",
+};
+
+static const QEnumLookup femu_gc_policy_lookup = {
+    .array = femu_gc_policy_names,
+    .size = ARRAY_SIZE(femu_gc_policy_names),
+};
+
+static const PropertyInfo femu_prop_gc_policy = {
+    .type = "FemuGcPolicy",
+    .description = "GC victim policy: greedy/fifo/random/cost-benefit/"
+                   "d-choice",
+    .enum_table = &femu_gc_policy_lookup,
+    .get = qdev_propinfo_get_enum,
+    .set = qdev_propinfo_set_enum,
+    .set_default_value = qdev_propinfo_set_default_value_enum,
+};
+
+static bool femu_parse_gc(FemuCtrl *n, Error **errp)
+{
+    if (n->gc_strategy >= 0) {
+        /* gc_strategy is the numeric alias of gc_policy (SPEC 2.1) */
+        if (n->gc_strategy > FTL_GC_DCHOICE) {
+            error_setg(errp, "gc_strategy=%d: must be 0 (greedy), "
+                       "1 (cost-benefit), 2 (fifo), 3 (random) or "
+                       "4 (d-choice)", n->gc_strategy);
+            return false;
+        }
+        n->cfg.gc_policy = n->gc_strategy;
+    } else {
+        n->cfg.gc_policy = n->gc_policy;
+    }
+    return true;
+}
+
+/* Namespace size for femu_mode=2, where there is no FTL to ask. */
+static bool femu_nossd_size(FemuCtrl *n, Error **errp)
+{
+    struct ftl_config *c = &n->cfg;
+    uint64_t nand;
+
+    if (!c->nchs || !c->luns_per_ch || !c->pls_per_lun || !c->blks_per_pl ||
+        !c->pgs_per_blk || !c->secs_per_pg) {
+        error_setg(errp, "nchs, luns_per_ch, pls_per_lun, blks_per_pl, "
+                   "pgs_per_blk and secs_per_pg must be non-zero");
+        return false;
+    }
+    nand = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
+           c->blks_per_pl * c->pgs_per_blk * c->secs_per_pg * 512;
+    if (c->op_pcent >= 0) {
+        n->ns_blocks = nand * 100 / (100 + (uint64_t)c->op_pcent) / c->secsz;
+    } else {
+        if (!c->devsz_mb || c->devsz_mb > 64 * MiB) {
+            error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
+                       c->devsz_mb, (uint64_t)64 * MiB);
+            return false;
+        }
+        n->ns_blocks = c->devsz_mb * MiB / c->secsz;
+    }
+    if (!n->ns_blocks) {
+        error_setg(errp, "devsz_mb/op_pcent give an empty namespace");
+        return false;
+    }
+    return true;
+}
+
+static bool femu_check_params(FemuCtrl *n, Error **errp)
+{
+    if (n->femu_mode != FEMU_MODE_BBSSD && n->femu_mode != FEMU_MODE_NOSSD) {
+        error_setg(errp, "femu_mode=%u is not implemented; use 1 "
+                   "(BlackBox SSD) or 2 (NoSSD)", n->femu_mode);
+        return false;
+    }
+    if (n->cfg.secsz != 512 && n->cfg.secsz != 4096) {
+        error_setg(errp, "secsz=%u: must be 512 or 4096", n->cfg.secsz);
+        return false;
+    }
+    if (!n->queues || n->queues > FEMU_MAX_IOQPAIRS) {
+        error_setg(errp, "queues=%u: must be 1..%d", n->queues,
+                   FEMU_MAX_IOQPAIRS);
+        return false;
+    }
+    if (!n->npollers || n->npollers > FEMU_MAX_POLLERS) {
+        error_setg(errp, "pollers=%u: must be 1..%d", n->npollers,
+                   FEMU_MAX_POLLERS);
+        return false;
+    }
+    if (n->mdts < 1 || n->mdts > 9) {
+        /* one PRP list page (512 entries of 4 KiB) bounds a transfer */
+        error_setg(errp, "mdts=%u: must be 1..9 (2^mdts 4 KiB pages)",
+                   n->mdts);
+        return false;
+    }
+    if (n->mqes < 1) {
+        error_setg(errp, "mqes=%u: must be at least 1", n->mqes);
+        return false;
+    }
+    if (n->serial && (!*n->serial || strlen(n->serial) > 20)) {
+        error_setg(errp, "serial='%s': must be 1..20 characters", n->serial);
+        return false;
+    }
+    return femu_parse_gc(n, errp);
+}
+
+static void femu_init_pci(FemuCtrl *n, Error **errp)
+{
+    PCIDevice *pdev = PCI_DEVICE(n);
+    uint8_t *conf = pdev->config;
+    unsigned nvec = n->queues + 1;
+
+    conf[PCI_INTERRUPT_PIN] = 1;
+    /* class code 01 08 02: mass storage, NVM, NVM Express */
+    pci_config_set_prog_interface(conf, 0x2);
+    pci_config_set_vendor_id(conf, FEMU_PCI_VENDOR_ID);
+    pci_config_set_device_id(conf, FEMU_PCI_DEVICE_ID);
+    pci_config_set_class(conf, PCI_CLASS_STORAGE_EXPRESS);
+    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, FEMU_PCI_VENDOR_ID);
+    pci_set_word(conf + PCI_SUBSYSTEM_ID, FEMU_PCI_DEVICE_ID);
+
+    if (pci_is_express(pdev)) {
+        pcie_endpoint_cap_init(pdev, 0x80);
+    }
+
+    /* doorbells start at 1000h, stride 4 bytes (CAP.DSTRD = 0) */
+    n->reg_size = pow2ceil(0x1000 + 2 * nvec * 4);
+    femu_regs_init(n);
+    pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &n->iomem);
+
+    if (msix_init_exclusive_bar(pdev, nvec, 4, errp)) {
+        return;
+    }
+    for (unsigned i = 0; i < nvec; i++) {
+        msix_vector_use(pdev, i);
+    }
+}
+
+static void femu_realize(PCIDevice *pdev, Error **errp)
+{
+    FemuCtrl *n = FEMU(pdev);
+    char err[256];
+    uint64_t bytes;
+
+    if (!femu_check_params(n, errp)) {
+        return;
+    }
+    if (!femu_fdp_realize(n, errp)) {
+        return;
+    }
+    femu_fdp_fill_cfg(n, &n->cfg);
+
+    if (femu_is_bbssd(n)) {
+        if (ftl_config_validate(&n->cfg, err, sizeof(err))) {
+            error_setg(errp, "%s", err);
+            goto fail_fdp;
+        }
+        n->ftl = ftl_new(&n->cfg, err, sizeof(err));
+        if (!n->ftl) {
+            error_setg(errp, "%s", err);
+            goto fail_fdp;
+        }
+        n->ns_blocks = ftl_ns_blocks(n->ftl);
+    } else if (!femu_nossd_size(n, errp)) {
+        goto fail_fdp;
+    }
+    n->lba_shift = ctz32(n->cfg.secsz);
+    n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->mdts;
+    bytes = n->ns_blocks << n->lba_shift;
+    if (femu_store_init(&n->store, bytes, errp)) {
+        goto fail_ftl;
+    }
+
+    n->instance = femu_next_instance++;
+    if (n->serial) {
+        pstrcpy(n->sn, sizeof(n->sn), n->serial);
+    } else {
+        snprintf(n->sn, sizeof(n->sn), "vSSD%d", n->instance);
+    }
+    n->start_ns = get_clock();
+    n->temperature = 310;   /* 37 C, below both default thresholds */
+    qemu_mutex_init(&n->ftl_lock);
+    qemu_mutex_init(&n->err_lock);
+
+    n->sq = g_new0(FemuSQ *, n->queues + 1);
+    n->cq = g_new0(FemuCQ *, n->queues + 1);
+    n->admin_bh = qemu_bh_new_guarded(femu_admin_bh, n,
+                                      &DEVICE(n)->mem_reentrancy_guard);
+    n->irq_bh = qemu_bh_new_guarded(femu_irq_bh, n,
+                                    &DEVICE(n)->mem_reentrancy_guard);
+
+    femu_init_pci(n, errp);
+    if (*errp) {
+        goto fail_bh;
+    }
+    femu_pollers_start(n, errp);
+    if (*errp) {
+        msix_uninit_exclusive_bar(pdev);
+        goto fail_bh;
+    }
+    femu_ctrl_reset(n);     /* feature defaults */
+    trace_femu_realize(n->instance, n->femu_mode, n->ns_blocks,
+                       n->cfg.secsz, n->queues, n->npollers);
+    return;
+
+fail_bh:
+    qemu_bh_delete(n->admin_bh);
+    qemu_bh_delete(n->irq_bh);
+    g_free(n->sq);
+    g_free(n->cq);
+    qemu_mutex_destroy(&n->ftl_lock);
+    qemu_mutex_destroy(&n->err_lock);
+    femu_store_fini(&n->store);
+fail_ftl:
+    if (n->ftl) {
+        ftl_free(n->ftl);
+        n->ftl = NULL;
+    }
+fail_fdp:
+    femu_fdp_unrealize(n);
+}
+
+static void femu_exit(PCIDevice *pdev)
+{
+    FemuCtrl *n = FEMU(pdev);
+
+    /* stop the threads first: nothing may touch queues or the store */
+    femu_pollers_stop(n);
+    femu_ctrl_reset(n);
+    qemu_bh_delete(n->admin_bh);
+    qemu_bh_delete(n->irq_bh);
+    g_free(n->sq);
+    g_free(n->cq);
+    msix_uninit_exclusive_bar(pdev);
+    if (n->ftl) {
+        ftl_free(n->ftl);
+        n->ftl = NULL;
+    }
+    qemu_mutex_destroy(&n->ftl_lock);
+    qemu_mutex_destroy(&n->err_lock);
+    femu_store_fini(&n->store);
+    femu_fdp_unrealize(n);
+}
+
+static void femu_pci_reset(DeviceState *dev)
+{
+    /* a PCI/system reset is a controller reset; the store survives */
+    femu_ctrl_reset(FEMU(dev));
+}
+
+static const Property femu_props[] = {
+    DEFINE_PROP_UINT32("femu_mode", FemuCtrl, femu_mode, FEMU_MODE_BBSSD),
+    /* geometry */
+    DEFINE_PROP_UINT32("nchs", FemuCtrl, cfg.nchs, 8),
+    DEFINE_PROP_UINT32("luns_per_ch", FemuCtrl, cfg.luns_per_ch, 8),
+    DEFINE_PROP_UINT32("pls_per_lun", FemuCtrl, cfg.pls_per_lun, 1),
+    DEFINE_PROP_UINT32("blks_per_pl", FemuCtrl, cfg.blks_per_pl, 256),
+    DEFINE_PROP_UINT32("pgs_per_blk", FemuCtrl, cfg.pgs_per_blk, 256),
+    DEFINE_PROP_UINT32("secsz", FemuCtrl, cfg.secsz, 512),
+    DEFINE_PROP_UINT32("secs_per_pg", FemuCtrl, cfg.secs_per_pg, 8),
+    /* sizing */
+    DEFINE_PROP_UINT64("devsz_mb", FemuCtrl, cfg.devsz_mb, 1024),
+    DEFINE_PROP_INT32("op_pcent", FemuCtrl, cfg.op_pcent, -1),
+    /* NAND timing, ns */
+    DEFINE_PROP_UINT64("pg_rd_lat", FemuCtrl, cfg.pg_rd_lat, 40000),
+    DEFINE_PROP_UINT64("pg_wr_lat", FemuCtrl, cfg.pg_wr_lat, 200000),
+    DEFINE_PROP_UINT64("blk_er_lat", FemuCtrl, cfg.blk_er_lat, 2000000),
+    DEFINE_PROP_UINT64("ch_xfer_lat", FemuCtrl, cfg.ch_xfer_lat, 0),
+    /* GC */
+    DEFINE_PROP_UINT32("gc_thres_pcent", FemuCtrl, cfg.gc_thres_pcent, 75),
+    DEFINE_PROP_UINT32("gc_thres_pcent_high", FemuCtrl,
+                       cfg.gc_thres_pcent_high, 95),
+    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, gc_policy, FTL_GC_GREEDY,
+                       femu_prop_gc_policy, int),
+    DEFINE_PROP_INT32("gc_strategy", FemuCtrl, gc_strategy, -1),
+    DEFINE_PROP_BOOL("hot_cold_sep", FemuCtrl, cfg.hot_cold_sep, false),
+    DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, 1),
+    /* controller */
+    DEFINE_PROP_STRING("serial", FemuCtrl, serial),
+    DEFINE_PROP_UINT32("queues", FemuCtrl, queues, 8),
+    DEFINE_PROP_UINT32("pollers", FemuCtrl, npollers, 1),
+    DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
+    DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
+    DEFINE_PROP_LINK("subsys", FemuCtrl, subsys, TYPE_FEMU_SUBSYS,
+                     FemuSubsys *),
+};
+
+static const VMStateDescription femu_vmstate = {
+    .name = "femu",
+    .unmigratable = 1,
+};
+
+static void femu_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    PCIDeviceClass *pc = PCI_DEVICE_CLASS(oc);
+
+    pc->realize = femu_realize;
+    pc->exit = femu_exit;
+    pc->vendor_id = FEMU_PCI_VENDOR_ID;
+    pc->device_id = FEMU_PCI_DEVICE_ID;
+    pc->class_id = PCI_CLASS_STORAGE_EXPRESS;
+    pc->revision = 1;
+    set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
+    dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD)";
+    device_class_set_props(dc, femu_props);
+    device_class_set_legacy_reset(dc, femu_pci_reset);
+    dc->vmsd = &femu_vmstate;
+}
+
+static const TypeInfo femu_info = {
+    .name = TYPE_FEMU,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(FemuCtrl),
+    .class_init = femu_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { }
+    },
+};
+
+/* femu-subsys: a bus-less device that only carries FDP settings. */
+static void femu_subsys_realize(DeviceState *dev, Error **errp)
+{
+    FemuSubsys *s = FEMU_SUBSYS(dev);
+
+    trace_femu_subsys_realize(s->fdp, s->fdp_nruh, s->fdp_nru);
+}
+
+static const Property femu_subsys_props[] = {
+    DEFINE_PROP_BOOL("fdp", FemuSubsys, fdp, false),
+    DEFINE_PROP_UINT32("fdp.nruh", FemuSubsys, fdp_nruh, 0),
+    DEFINE_PROP_UINT32("fdp.nru", FemuSubsys, fdp_nru, 128),
+};
+
+static void femu_subsys_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
+    dc->realize = femu_subsys_realize;
+    dc->desc = "FEMU NVM subsystem (Flexible Data Placement settings)";
+    device_class_set_props(dc, femu_subsys_props);
+}
+
+static const TypeInfo femu_subsys_info = {
+    .name = TYPE_FEMU_SUBSYS,
+    .parent = TYPE_DEVICE,
+    .instance_size = sizeof(FemuSubsys),
+    .class_init = femu_subsys_class_init,
+};
+
+static void femu_register_types(void)
+{
+    type_register_static(&femu_info);
+    type_register_static(&femu_subsys_info);
+}
+
+type_init(femu_register_types)

@@ -1,0 +1,341 @@
+/*
+ * FEMU: an NVMe controller whose behaviour comes from a simulated SSD.
+ *
+ * Controller state shared by the files of hw/femu:
+ *   femu.c    QOM types, properties, realize/unrealize, femu-subsys
+ *   regs.c    BAR0 registers, doorbells, enable/disable/reset, interrupts
+ *   queues.c  SQ/CQ objects, completion posting, shadow doorbells
+ *   prp.c     PRP / PRP-list walking and guest-RAM checks
+ *   admin.c   admin command set (Identify, features, queues, ...)
+ *   log.c     Get Log Page (error, SMART, FW slot, effects, C0h, C1h)
+ *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM)
+ *   poller.c  poller threads and the time-ordered completion queues
+ *   store.c   sparse host-memory data store
+ *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
+ *
+ * Threads: the admin queue, registers and interrupts run in QEMU's main
+ * loop (BQL held).  I/O submission queues are served by poller threads,
+ * which never take the BQL: they only touch guest RAM (checked to be RAM
+ * before use), the store, the FTL (under ftl_lock) and their own queues
+ * (under FemuPoller.lock).  Interrupts are raised from a bottom half.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_FEMU_FEMU_H
+#define HW_FEMU_FEMU_H
+
+#include "hw/pci/pci_device.h"
+#include "block/nvme.h"
+#include "qemu/thread.h"
+#include "qemu/event_notifier.h"
+#include "hw/femu/ftl.h"
+
+#define TYPE_FEMU "femu"
+OBJECT_DECLARE_SIMPLE_TYPE(FemuCtrl, FEMU)
+
+#define TYPE_FEMU_SUBSYS "femu-subsys"
+OBJECT_DECLARE_SIMPLE_TYPE(FemuSubsys, FEMU_SUBSYS)
+
+#define FEMU_PCI_VENDOR_ID      0x1d1d
+#define FEMU_PCI_DEVICE_ID      0x1f1f
+
+enum FemuMode {
+    FEMU_MODE_BBSSD = 1,   /* BlackBox SSD: device-side FTL */
+    FEMU_MODE_NOSSD = 2,   /* no FTL, no delays */
+};
+
+#define FEMU_MAX_IOQPAIRS       64
+#define FEMU_MAX_POLLERS        16
+#define FEMU_SQES               6   /* 64-byte SQ entries (log2) */
+#define FEMU_CQES               4   /* 16-byte CQ entries (log2) */
+#define FEMU_AERL               3   /* 0-based: 4 outstanding AERs */
+#define FEMU_ELPE               3   /* 0-based: 4 error log entries */
+#define FEMU_PAGE_SIZE          4096 /* CAP.MPSMIN = CAP.MPSMAX = 4 KiB */
+#define FEMU_PAGE_BITS          12
+
+/* Vendor log pages (NVMe 2.0 5.16: C0h-FFh are vendor specific). */
+#define FEMU_LOG_FTL            0xc0
+#define FEMU_LOG_LATENCY        0xc1
+#define FEMU_VENDOR_LOG_SIZE    512
+/* Vendor admin opcode for run-time controls (SPEC 2.5). */
+#define FEMU_ADM_CMD_CONTROL    0xef
+
+/* Lateness histogram: bucket k counts lateness with floor(log2(ns)) + 1
+ * == k; bucket 0 counts completions posted exactly on time. */
+#define FEMU_LAT_BUCKETS        40
+
+typedef struct FemuCtrl FemuCtrl;
+typedef struct FemuPoller FemuPoller;
+
+typedef struct FemuSubsys {
+    DeviceState parent_obj;
+
+    bool fdp;
+    uint32_t fdp_nruh;
+    uint32_t fdp_nru;
+
+    int nctrls;        /* controllers that link to this subsystem */
+} FemuSubsys;
+
+typedef struct FemuCQ {
+    FemuCtrl *n;
+    uint16_t cqid;
+    uint16_t vector;
+    uint32_t size;          /* entries */
+    uint32_t head;          /* last head the host reported (atomic) */
+    uint32_t tail;          /* next slot the device writes */
+    uint8_t phase;
+    bool irq_enabled;
+    bool irq_pending;       /* a CQE was posted, interrupt not yet sent */
+    bool full;              /* a poller waits for space */
+    int nsqs;               /* SQs that complete into this CQ */
+    uint64_t dma_addr;
+    uint64_t db_addr;       /* shadow doorbell, 0 when not used */
+    uint64_t ei_addr;       /* event index, 0 when not used */
+    QemuMutex lock;         /* posting (several SQs may share a CQ) */
+} FemuCQ;
+
+typedef struct FemuSQ {
+    FemuCtrl *n;
+    uint16_t sqid;
+    uint16_t cqid;
+    uint32_t size;
+    uint32_t head;          /* next entry to fetch (owner thread only) */
+    uint32_t tail;          /* last MMIO doorbell value (atomic) */
+    uint32_t inflight;      /* fetched, not yet completed */
+    uint64_t dma_addr;
+    uint64_t db_addr;
+    uint64_t ei_addr;
+    FemuCQ *cq;
+    FemuPoller *poller;     /* NULL for the admin SQ */
+} FemuSQ;
+
+/* A completion waiting for its emulated time. */
+typedef struct FemuPending {
+    int64_t due_ns;
+    uint64_t seq;           /* FIFO among equal due times */
+    FemuSQ *sq;
+    uint32_t result;
+    uint16_t cid;
+    uint16_t status;
+} FemuPending;
+
+struct FemuPoller {
+    FemuCtrl *n;
+    int index;
+    QemuThread thread;
+    QemuMutex lock;         /* sqs[], heap; held while serving them */
+    EventNotifier kick;
+    bool stop;
+    bool sleeping;
+
+    FemuSQ *sqs[FEMU_MAX_IOQPAIRS];
+    int nsqs;
+
+    FemuPending *heap;      /* min-heap by (due_ns, seq) */
+    size_t nheap;
+    size_t heap_cap;
+    uint64_t seq;
+};
+
+/* The result of executing one command. */
+typedef struct FemuReq {
+    NvmeCmd cmd;
+    FemuSQ *sq;
+    uint16_t status;
+    uint32_t result;
+    int64_t arrival_ns;
+    int64_t due_ns;         /* emulated completion time */
+} FemuReq;
+
+typedef struct FemuStore {
+    uint8_t *base;
+    uint64_t size;
+} FemuStore;
+
+typedef struct FemuAerEvent {
+    uint8_t type;
+    uint8_t info;
+    uint8_t log_page;
+} FemuAerEvent;
+
+#define FEMU_AER_QUEUED_MAX 16
+
+struct FemuCtrl {
+    PCIDevice parent_obj;
+
+    MemoryRegion iomem;
+    NvmeBar bar;
+
+    /* properties */
+    struct ftl_config cfg;
+    uint32_t femu_mode;
+    int gc_policy;          /* enum ftl_gc_policy */
+    int32_t gc_strategy;
+    char *serial;
+    uint32_t queues;
+    uint32_t npollers;
+    uint8_t mdts;
+    uint16_t mqes;
+    FemuSubsys *subsys;
+
+    /* derived at realize */
+    int instance;
+    char sn[21];
+    uint64_t ns_blocks;
+    uint32_t lba_shift;
+    uint64_t max_xfer;      /* bytes, from mdts */
+    uint32_t reg_size;
+    int64_t start_ns;
+
+    /* FTL (mode 1); ftl_lock makes one owner of the FTL at a time */
+    struct ftl *ftl;
+    QemuMutex ftl_lock;
+
+    FemuStore store;
+
+    /* queues; sq[0]/cq[0] are the admin queues */
+    FemuSQ **sq;
+    FemuCQ **cq;
+    FemuPoller *pollers;
+    QEMUBH *admin_bh;
+    QEMUBH *irq_bh;
+    bool irq_level;
+    uint32_t intms;
+
+    /* Doorbell Buffer Config (NVMe 2.0 5.8): shadow doorbells */
+    uint64_t dbbuf_dbs;
+    uint64_t dbbuf_eis;
+
+    /* features (NVMe 2.0 5.27.1) */
+    uint32_t feat_arbitration;
+    uint32_t feat_power_mgmt;
+    uint16_t temp_thresh_hi;
+    uint16_t temp_thresh_lo;
+    uint16_t temperature;   /* kelvin */
+    uint32_t feat_err_rec;
+    uint32_t feat_vwc;
+    uint32_t feat_int_coalescing;
+    uint32_t feat_write_atomicity;
+    uint32_t feat_async_config;
+    bool nq_set;
+
+    /* asynchronous events */
+    uint16_t aer_cids[FEMU_AERL + 1];
+    int naer;
+    FemuAerEvent aer_queue[FEMU_AER_QUEUED_MAX];
+    int naer_queued;
+    uint8_t aer_mask;       /* event types awaiting a log read (RAE) */
+
+    /* error information log (ring of FEMU_ELPE + 1) */
+    NvmeErrorLog errlog[FEMU_ELPE + 1];
+    uint64_t error_count;
+    QemuMutex err_lock;     /* pollers and the main loop record errors */
+
+    /* SMART counters (atomics; updated by pollers) */
+    uint64_t bytes_read;
+    uint64_t bytes_written;
+    uint64_t host_read_cmds;
+    uint64_t host_write_cmds;
+
+    /* per-I/O logging (0xEF codes 6/7): trace event femu_io_log */
+    bool io_log;
+
+    /* completion lateness, ns (atomics; see log page C1h) */
+    uint64_t lat_hist[FEMU_LAT_BUCKETS];
+    uint64_t lat_count;
+    uint64_t lat_sum_ns;
+    uint64_t lat_max_ns;
+
+    /* FDP state (fdp.c); NULL when the controller has no FDP */
+    void *fdp;
+};
+
+/* femu.c */
+bool femu_is_bbssd(FemuCtrl *n);
+
+/* regs.c */
+void femu_regs_init(FemuCtrl *n);
+void femu_ctrl_reset(FemuCtrl *n);
+void femu_irq_schedule(FemuCQ *cq);
+void femu_irq_bh(void *opaque);
+void femu_irq_update_pin(FemuCtrl *n);
+
+/* queues.c */
+FemuCQ *femu_cq_new(FemuCtrl *n, uint16_t cqid, uint64_t addr, uint32_t size,
+                    uint16_t vector, bool irq_enabled);
+void femu_cq_free(FemuCtrl *n, FemuCQ *cq);
+FemuSQ *femu_sq_new(FemuCtrl *n, uint16_t sqid, uint64_t addr, uint32_t size,
+                    FemuCQ *cq);
+void femu_sq_free(FemuCtrl *n, FemuSQ *sq);
+bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
+                  uint32_t result);
+uint32_t femu_sq_tail(FemuSQ *sq);
+bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd);
+void femu_sq_set_eventidx(FemuSQ *sq);
+void femu_cq_set_eventidx(FemuCQ *cq);
+void femu_dbbuf_attach(FemuCtrl *n, FemuSQ *sq);
+void femu_queues_free_all(FemuCtrl *n);
+
+/* prp.c */
+bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest);
+uint16_t femu_dma_prp(FemuCtrl *n, uint64_t prp1, uint64_t prp2,
+                      uint8_t *buf, uint64_t len, bool to_guest);
+uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
+                      bool to_guest);
+
+/* admin.c */
+void femu_admin_bh(void *opaque);
+void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log);
+void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                       uint16_t status);
+void femu_aer_clear(FemuCtrl *n, uint8_t type);
+uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
+
+/* log.c */
+uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd);
+
+/* io.c */
+void femu_io_exec(FemuCtrl *n, FemuReq *req);
+uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc);
+
+/* poller.c */
+void femu_pollers_start(FemuCtrl *n, Error **errp);
+void femu_pollers_stop(FemuCtrl *n);
+void femu_poller_attach(FemuCtrl *n, FemuSQ *sq);
+void femu_poller_detach(FemuCtrl *n, FemuSQ *sq);
+void femu_poller_kick(FemuPoller *p);
+void femu_pollers_kick_all(FemuCtrl *n);
+void femu_pollers_quiesce(FemuCtrl *n);
+void femu_pollers_lock_all(FemuCtrl *n);
+void femu_pollers_unlock_all(FemuCtrl *n);
+void femu_lat_record(FemuCtrl *n, int64_t late_ns);
+
+/* store.c */
+int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);
+void femu_store_fini(FemuStore *s);
+void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
+uint64_t femu_store_resident_bytes(FemuStore *s);
+
+/* fdp.c: Flexible Data Placement hooks (issue 5).  Without a subsystem
+ * with fdp=on every hook reports "not supported". */
+bool femu_fdp_realize(FemuCtrl *n, Error **errp);
+void femu_fdp_unrealize(FemuCtrl *n);
+void femu_fdp_fill_cfg(FemuCtrl *n, struct ftl_config *cfg);
+uint32_t femu_fdp_ctratt(FemuCtrl *n);
+uint16_t femu_fdp_endgid(FemuCtrl *n);
+/* Build log page lid into *buf (g_malloc'd, *len bytes); NVME_SUCCESS or
+ * NVME_INVALID_LOG_ID when the page is not an FDP one or FDP is off. */
+uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t **buf,
+                      size_t *len);
+uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result);
+uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result);
+/* Placement id of a write into *pid (FTL_PID_NONE without a directive);
+ * returns an NVMe status. */
+uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid);
+/* I/O Management Receive/Send; called with the FTL unlocked. */
+uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req);
+uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req);
+
+#endif /* HW_FEMU_FEMU_H */

@@ -1,0 +1,217 @@
+/*
+ * FEMU: the NVM I/O command set (NVMe NVM Command Set spec 1.0, 3.2),
+ * executed by the poller threads.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "femu.h"
+#include "trace.h"
+
+uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc)
+{
+    switch (opc) {
+    case NVME_CMD_FLUSH:
+    case NVME_CMD_READ:
+        return NVME_CMD_EFF_CSUPP;
+    case NVME_CMD_WRITE:
+    case NVME_CMD_WRITE_ZEROES:
+    case NVME_CMD_DSM:
+        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC;
+    case NVME_CMD_IO_MGMT_RECV:
+        return femu_fdp_ctratt(n) ? NVME_CMD_EFF_CSUPP : 0;
+    case NVME_CMD_IO_MGMT_SEND:
+        return femu_fdp_ctratt(n) ?
+               NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
+    default:
+        return 0;
+    }
+}
+
+static uint16_t femu_check_range(FemuCtrl *n, uint64_t slba, uint64_t nlb)
+{
+    if (slba >= n->ns_blocks || nlb > n->ns_blocks - slba) {
+        return NVME_LBA_RANGE | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
+static void femu_io_trace(FemuCtrl *n, FemuReq *req, uint64_t slba,
+                          uint32_t nlb)
+{
+    if (qatomic_read(&n->io_log)) {
+        trace_femu_io_log(req->sq->sqid, le16_to_cpu(req->cmd.cid),
+                          req->cmd.opcode, slba, nlb, req->arrival_ns,
+                          req->due_ns);
+    }
+}
+
+static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint64_t len = (uint64_t)nlb << n->lba_shift;
+    uint32_t pid = FTL_PID_NONE;
+    uint16_t status;
+
+    status = femu_check_range(n, slba, nlb);
+    if (status) {
+        return status;
+    }
+    if (len > n->max_xfer) {
+        /* more than MDTS allows (Identify Controller MDTS) */
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (is_write) {
+        status = femu_fdp_write_pid(n, &req->cmd, &pid);
+        if (status) {
+            return status;
+        }
+    }
+    /* the copy goes straight between guest RAM and the store */
+    status = femu_dma_cmd(n, &req->cmd, n->store.base + (slba << n->lba_shift),
+                          len, !is_write);
+    if (status) {
+        return status;
+    }
+    if (is_write) {
+        qatomic_add(&n->bytes_written, len);
+        qatomic_inc(&n->host_write_cmds);
+    } else {
+        qatomic_add(&n->bytes_read, len);
+        qatomic_inc(&n->host_read_cmds);
+    }
+    if (n->ftl) {
+        qemu_mutex_lock(&n->ftl_lock);
+        if (is_write) {
+            req->due_ns = ftl_write(n->ftl, slba, nlb, pid, req->arrival_ns);
+        } else {
+            req->due_ns = ftl_read(n->ftl, slba, nlb, req->arrival_ns);
+        }
+        ftl_background_gc(n->ftl, req->arrival_ns);
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
+    femu_io_trace(n, req, slba, nlb);
+    return NVME_SUCCESS;
+}
+
+/* Unmap [slba, slba + nlb): the store reads zeroes, the FTL forgets it. */
+static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb)
+{
+    femu_store_discard(&n->store, slba << n->lba_shift,
+                       (uint64_t)nlb << n->lba_shift);
+    if (n->ftl) {
+        qemu_mutex_lock(&n->ftl_lock);
+        ftl_trim(n->ftl, slba, nlb);
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
+}
+
+static uint16_t femu_write_zeroes(FemuCtrl *n, FemuReq *req)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint16_t status = femu_check_range(n, slba, nlb);
+
+    if (status) {
+        return status;
+    }
+    femu_unmap(n, slba, nlb);
+    qatomic_inc(&n->host_write_cmds);
+    femu_io_trace(n, req, slba, nlb);
+    return NVME_SUCCESS;
+}
+
+/* Dataset Management (NVM Command Set 3.2.3): deallocate ranges. */
+static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
+{
+    NvmeDsmCmd *dsm = (NvmeDsmCmd *)&req->cmd;
+    uint32_t nr = (le32_to_cpu(dsm->nr) & 0xff) + 1;
+    uint32_t attr = le32_to_cpu(dsm->attributes);
+    NvmeDsmRange range[256];
+    uint16_t status;
+
+    if (!(attr & NVME_DSMGMT_AD)) {
+        /* integral read/write hints only: nothing to do */
+        return NVME_SUCCESS;
+    }
+    status = femu_dma_cmd(n, &req->cmd, (uint8_t *)range,
+                          nr * sizeof(NvmeDsmRange), false);
+    if (status) {
+        return status;
+    }
+    /* check every range before changing anything */
+    for (uint32_t i = 0; i < nr; i++) {
+        uint64_t slba = le64_to_cpu(range[i].slba);
+        uint32_t nlb = le32_to_cpu(range[i].nlb);
+
+        status = femu_check_range(n, slba, nlb);
+        if (status) {
+            return status;
+        }
+    }
+    for (uint32_t i = 0; i < nr; i++) {
+        uint32_t nlb = le32_to_cpu(range[i].nlb);
+
+        if (nlb) {
+            femu_unmap(n, le64_to_cpu(range[i].slba), nlb);
+        }
+    }
+    femu_io_trace(n, req, le64_to_cpu(range[0].slba), nr);
+    return NVME_SUCCESS;
+}
+
+void femu_io_exec(FemuCtrl *n, FemuReq *req)
+{
+    NvmeCmd *cmd = &req->cmd;
+    uint32_t nsid = le32_to_cpu(cmd->nsid);
+    uint16_t status;
+
+    if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
+        /* fused operations are not supported (FUSES = 0) */
+        status = NVME_INVALID_FIELD | NVME_DNR;
+    } else if (!femu_io_cmd_effects(n, cmd->opcode)) {
+        status = NVME_INVALID_OPCODE | NVME_DNR;
+    } else if (nsid != 1 &&
+               !(cmd->opcode == NVME_CMD_FLUSH &&
+                 nsid == NVME_NSID_BROADCAST)) {
+        status = NVME_INVALID_NSID | NVME_DNR;
+    } else {
+        switch (cmd->opcode) {
+        case NVME_CMD_FLUSH:
+            /* the store is the media: nothing is cached */
+            status = NVME_SUCCESS;
+            break;
+        case NVME_CMD_WRITE:
+            status = femu_rw(n, req, true);
+            break;
+        case NVME_CMD_READ:
+            status = femu_rw(n, req, false);
+            break;
+        case NVME_CMD_WRITE_ZEROES:
+            status = femu_write_zeroes(n, req);
+            break;
+        case NVME_CMD_DSM:
+            status = femu_dsm(n, req);
+            break;
+        case NVME_CMD_IO_MGMT_RECV:
+            status = femu_fdp_io_mgmt_recv(n, req);
+            break;
+        case NVME_CMD_IO_MGMT_SEND:
+            status = femu_fdp_io_mgmt_send(n, req);
+            break;
+        default:
+            status = NVME_INVALID_OPCODE | NVME_DNR;
+            break;
+        }
+    }
+    req->status = status;
+    if (status) {
+        trace_femu_io_err(req->sq->sqid, le16_to_cpu(cmd->cid), cmd->opcode,
+                          status);
+        femu_error_record(n, req->sq->sqid, cmd, status);
+    }
+}

@@ -1,0 +1,230 @@
+/*
+ * FEMU: Get Log Page (NVMe 2.0 base spec 5.16).
+ *
+ * Pages: 01h error information, 02h SMART / health, 03h firmware slot,
+ * 05h commands supported and effects, C0h FTL counters (SPEC 2.5),
+ * C1h completion lateness (see docs), and the FDP pages 20h-23h through
+ * fdp.c.  Offsets (LPO) and partial reads work on every page.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/timer.h"
+#include "femu.h"
+#include "trace.h"
+
+/* C0h layout (little-endian), SPEC 2.5 */
+#define C0_WAF_X1000            0
+#define C0_HOST_PAGES_WRITTEN   8
+#define C0_GC_PAGES_MOVED       16
+#define C0_HOST_PAGES_PROG      24
+
+/*
+ * C1h layout (little-endian), completion lateness = time a CQE was posted
+ * minus its emulated completion time, in nanoseconds, since start or the
+ * last 0xEF code 5:
+ *   0  u64 completions counted     8  u64 sum of lateness
+ *   16 u64 maximum lateness        24 u64 p50 upper bound
+ *   32 u64 p99 upper bound         40 u64 p99.9 upper bound
+ *   64 u64 bucket[40]: bucket 0 = on time, bucket k (k >= 1) counts
+ *      lateness in [2^(k-1), 2^k) ns.
+ */
+#define C1_BUCKETS_OFF          64
+
+static void femu_log_c0(FemuCtrl *n, uint8_t *buf)
+{
+    struct ftl_counters c = {};
+    uint32_t waf = 1000;
+
+    if (n->ftl) {
+        qemu_mutex_lock(&n->ftl_lock);
+        ftl_get_counters(n->ftl, &c);
+        waf = ftl_waf_x1000(n->ftl);
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
+    stl_le_p(buf + C0_WAF_X1000, waf);
+    stq_le_p(buf + C0_HOST_PAGES_WRITTEN, c.host_pages_written);
+    stq_le_p(buf + C0_GC_PAGES_MOVED, c.gc_pages_moved);
+    stq_le_p(buf + C0_HOST_PAGES_PROG, c.host_pages_programmed);
+}
+
+static uint64_t femu_lat_quantile(uint64_t *hist, uint64_t count,
+                                  uint64_t per_mille)
+{
+    uint64_t want = (count * per_mille + 999) / 1000, seen = 0;
+
+    for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
+        seen += hist[b];
+        if (seen >= want && want) {
+            return b ? 1ULL << b : 0;
+        }
+    }
+    return 0;
+}
+
+static void femu_log_c1(FemuCtrl *n, uint8_t *buf)
+{
+    uint64_t hist[FEMU_LAT_BUCKETS], count = 0;
+
+    for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
+        hist[b] = qatomic_read(&n->lat_hist[b]);
+        count += hist[b];
+        stq_le_p(buf + C1_BUCKETS_OFF + 8 * b, hist[b]);
+    }
+    stq_le_p(buf + 0, count);
+    stq_le_p(buf + 8, qatomic_read(&n->lat_sum_ns));
+    stq_le_p(buf + 16, qatomic_read(&n->lat_max_ns));
+    stq_le_p(buf + 24, femu_lat_quantile(hist, count, 500));
+    stq_le_p(buf + 32, femu_lat_quantile(hist, count, 990));
+    stq_le_p(buf + 40, femu_lat_quantile(hist, count, 999));
+}
+
+/* SMART data units: thousands of 512-byte units, rounded up (5.16.1.3) */
+static uint64_t femu_data_units(uint64_t bytes)
+{
+    return DIV_ROUND_UP(bytes / 512, 1000);
+}
+
+static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
+{
+    NvmeSmartLog *s = (NvmeSmartLog *)buf;
+    uint64_t hours = (get_clock() - n->start_ns) / NANOSECONDS_PER_SECOND /
+                     3600;
+
+    if (n->temperature >= n->temp_thresh_hi ||
+        (n->temp_thresh_lo && n->temperature <= n->temp_thresh_lo)) {
+        s->critical_warning |= NVME_SMART_TEMPERATURE;
+    }
+    s->temperature = cpu_to_le16(n->temperature);
+    s->available_spare = 100;
+    s->available_spare_threshold = 10;
+    s->data_units_read[0] =
+        cpu_to_le64(femu_data_units(qatomic_read(&n->bytes_read)));
+    s->data_units_written[0] =
+        cpu_to_le64(femu_data_units(qatomic_read(&n->bytes_written)));
+    s->host_read_commands[0] = cpu_to_le64(qatomic_read(&n->host_read_cmds));
+    s->host_write_commands[0] =
+        cpu_to_le64(qatomic_read(&n->host_write_cmds));
+    s->power_cycles[0] = cpu_to_le64(1);
+    s->power_on_hours[0] = cpu_to_le64(hours);
+    qemu_mutex_lock(&n->err_lock);
+    s->number_of_error_log_entries[0] = cpu_to_le64(n->error_count);
+    qemu_mutex_unlock(&n->err_lock);
+}
+
+static void femu_log_error(FemuCtrl *n, uint8_t *buf)
+{
+    NvmeErrorLog *out = (NvmeErrorLog *)buf;
+
+    /* newest first; entries never written stay zero (error count 0) */
+    qemu_mutex_lock(&n->err_lock);
+    for (int i = 0; i <= FEMU_ELPE && (uint64_t)i < n->error_count; i++) {
+        out[i] = n->errlog[(n->error_count - i) % (FEMU_ELPE + 1)];
+    }
+    qemu_mutex_unlock(&n->err_lock);
+}
+
+static void femu_log_fw(FemuCtrl *n, uint8_t *buf)
+{
+    NvmeFwSlotInfoLog *fw = (NvmeFwSlotInfoLog *)buf;
+
+    fw->afi = 1;                    /* slot 1 active */
+    memset(fw->frs1, ' ', sizeof(fw->frs1));
+    memcpy(fw->frs1, "1.0", 3);
+}
+
+static void femu_log_effects(FemuCtrl *n, uint8_t *buf, uint8_t csi)
+{
+    NvmeEffectsLog *e = (NvmeEffectsLog *)buf;
+
+    for (int opc = 0; opc < 256; opc++) {
+        e->acs[opc] = cpu_to_le32(femu_admin_cmd_effects(n, opc));
+        if (csi == 0) {
+            e->iocs[opc] = cpu_to_le32(femu_io_cmd_effects(n, opc));
+        }
+    }
+}
+
+uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint32_t dw10 = le32_to_cpu(cmd->cdw10);
+    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
+    uint32_t dw14 = le32_to_cpu(cmd->cdw14);
+    uint8_t lid = dw10 & 0xff;
+    bool rae = (dw10 >> 15) & 1;
+    uint64_t numd = ((uint64_t)(dw11 & 0xffff) << 16 | (dw10 >> 16)) + 1;
+    uint64_t len = numd * 4;
+    uint64_t off = (uint64_t)le32_to_cpu(cmd->cdw13) << 32 |
+                   le32_to_cpu(cmd->cdw12);
+    uint16_t lsi = dw11 >> 16;
+    uint8_t csi = dw14 >> 24;
+    g_autofree uint8_t *page = NULL;
+    g_autofree uint8_t *out = NULL;
+    size_t size;
+    uint16_t status;
+    uint8_t aer_type = 0xff;
+
+    if (off & 3) {
+        return NVME_INVALID_FIELD | NVME_DNR;   /* LPO is dword aligned */
+    }
+    if (len > n->max_xfer) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    switch (lid) {
+    case NVME_LOG_ERROR_INFO:
+        size = (FEMU_ELPE + 1) * sizeof(NvmeErrorLog);
+        page = g_malloc0(size);
+        femu_log_error(n, page);
+        aer_type = NVME_AER_TYPE_ERROR;
+        break;
+    case NVME_LOG_SMART_INFO:
+        if (le32_to_cpu(cmd->nsid) != 0 &&
+            le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST &&
+            le32_to_cpu(cmd->nsid) != 1) {
+            return NVME_INVALID_NSID | NVME_DNR;
+        }
+        size = sizeof(NvmeSmartLog);
+        page = g_malloc0(size);
+        femu_log_smart(n, page);
+        aer_type = NVME_AER_TYPE_SMART;
+        break;
+    case NVME_LOG_FW_SLOT_INFO:
+        size = sizeof(NvmeFwSlotInfoLog);
+        page = g_malloc0(size);
+        femu_log_fw(n, page);
+        break;
+    case NVME_LOG_CMD_EFFECTS:
+        size = sizeof(NvmeEffectsLog);
+        page = g_malloc0(size);
+        femu_log_effects(n, page, csi);
+        break;
+    case FEMU_LOG_FTL:
+        size = FEMU_VENDOR_LOG_SIZE;
+        page = g_malloc0(size);
+        femu_log_c0(n, page);
+        break;
+    case FEMU_LOG_LATENCY:
+        size = FEMU_VENDOR_LOG_SIZE;
+        page = g_malloc0(size);
+        femu_log_c1(n, page);
+        break;
+    default:
+        status = femu_fdp_log(n, lid, lsi, &page, &size);
+        if (status) {
+            return status;
+        }
+        break;
+    }
+    if (off > size) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    /* bytes past the end of the page read as zero */
+    out = g_malloc0(len);
+    memcpy(out, page + off, MIN(len, size - off));
+    status = femu_dma_cmd(n, cmd, out, len, true);
+    if (!status && !rae && aer_type != 0xff) {
+        femu_aer_clear(n, aer_type);
+    }
+    return status;
+}

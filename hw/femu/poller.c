@@ -1,0 +1,412 @@
+/*
+ * FEMU: poller threads.
+ *
+ * Each I/O submission queue belongs to one poller thread ("femu-poller-N",
+ * SQ i goes to poller (i - 1) % pollers).  A poller fetches commands,
+ * executes them (data copy + FTL, which returns the emulated completion
+ * time), and keeps the completions in a min-heap ordered by that time.
+ * A completion is posted when the clock reaches its emulated time, never
+ * earlier; how late it is gets recorded (log page C1h, trace event
+ * femu_cqe_late).
+ *
+ * Adaptive waiting: after the last progress the poller spins for a short
+ * while (a QD1 guest submits its next command within microseconds), and
+ * it also spins when the next completion is due within FEMU_SPIN_DUE_NS;
+ * otherwise it sleeps on an eventfd (kicked by MMIO doorbells) with a
+ * timeout of the next due time.  Before sleeping it publishes event
+ * indexes so that a guest using shadow doorbells rings the MMIO doorbell
+ * for new work.  An idle device therefore costs no host CPU.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/timer.h"
+#include "qemu/main-loop.h"
+#include <sys/prctl.h>
+#include "femu.h"
+#include "trace.h"
+
+/* spin this long after the last progress before sleeping */
+#define FEMU_SPIN_IDLE_NS   20000
+/* wake up this long before a due completion, then spin to it: the sleep
+ * itself may overshoot by tens of microseconds on a loaded host */
+#define FEMU_SPIN_DUE_NS    60000
+/* commands fetched from one SQ per round, for fairness between SQs */
+#define FEMU_FETCH_BURST    32
+
+void femu_lat_record(FemuCtrl *n, int64_t late_ns)
+{
+    int b = late_ns <= 0 ? 0 : 64 - clz64(late_ns);
+    uint64_t max;
+
+    if (late_ns < 0) {
+        late_ns = 0;
+    }
+    if (b >= FEMU_LAT_BUCKETS) {
+        b = FEMU_LAT_BUCKETS - 1;
+    }
+    qatomic_inc(&n->lat_hist[b]);
+    qatomic_inc(&n->lat_count);
+    qatomic_add(&n->lat_sum_ns, late_ns);
+    max = qatomic_read(&n->lat_max_ns);
+    while ((uint64_t)late_ns > max) {
+        uint64_t old = qatomic_cmpxchg(&n->lat_max_ns, max, late_ns);
+        if (old == max) {
+            break;
+        }
+        max = old;
+    }
+}
+
+/* min-heap of pending completions, keyed by (due_ns, seq) */
+static bool femu_pend_less(const FemuPending *a, const FemuPending *b)
+{
+    return a->due_ns < b->due_ns ||
+           (a->due_ns == b->due_ns && a->seq < b->seq);
+}
+
+static void femu_heap_push(FemuPoller *p, FemuPending *e)
+{
+    size_t i;
+
+    if (p->nheap == p->heap_cap) {
+        p->heap_cap = p->heap_cap ? p->heap_cap * 2 : 256;
+        p->heap = g_renew(FemuPending, p->heap, p->heap_cap);
+    }
+    e->seq = p->seq++;
+    i = p->nheap++;
+    while (i) {
+        size_t parent = (i - 1) / 2;
+        if (!femu_pend_less(e, &p->heap[parent])) {
+            break;
+        }
+        p->heap[i] = p->heap[parent];
+        i = parent;
+    }
+    p->heap[i] = *e;
+}
+
+static void femu_heap_pop(FemuPoller *p)
+{
+    FemuPending last = p->heap[--p->nheap];
+    size_t i = 0;
+
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        const FemuPending *best = &last;
+
+        if (l < p->nheap && femu_pend_less(&p->heap[l], best)) {
+            m = l;
+            best = &p->heap[l];
+        }
+        if (r < p->nheap && femu_pend_less(&p->heap[r], best)) {
+            m = r;
+        }
+        if (m == i) {
+            break;
+        }
+        p->heap[i] = p->heap[m];
+        i = m;
+    }
+    if (p->nheap) {
+        p->heap[i] = last;
+    }
+}
+
+/* Post a completion now; false if its CQ is full. */
+static bool femu_complete(FemuPoller *p, FemuPending *e, int64_t now)
+{
+    FemuSQ *sq = e->sq;
+
+    if (!femu_cq_post(sq->cq, sq, e->cid, e->status, e->result)) {
+        return false;
+    }
+    sq->inflight--;
+    femu_lat_record(p->n, now - e->due_ns);
+    trace_femu_cqe_late(sq->sqid, le16_to_cpu(e->cid), now - e->due_ns);
+    return true;
+}
+
+/* Post every completion that is due; returns true if any was posted. */
+static bool femu_post_due(FemuPoller *p, int64_t *next_due)
+{
+    bool progress = false;
+
+    while (p->nheap) {
+        FemuPending *e = &p->heap[0];
+        int64_t now = get_clock();
+
+        if (e->due_ns > now) {
+            *next_due = e->due_ns;
+            return progress;
+        }
+        if (!femu_complete(p, e, now)) {
+            /* CQ full: wait for the host to consume; retry soon */
+            *next_due = now + FEMU_SPIN_DUE_NS * 2;
+            return progress;
+        }
+        femu_heap_pop(p);
+        progress = true;
+    }
+    *next_due = INT64_MAX;
+    return progress;
+}
+
+static bool femu_fetch(FemuPoller *p)
+{
+    FemuCtrl *n = p->n;
+    bool progress = false;
+
+    for (int i = 0; i < p->nsqs; i++) {
+        FemuSQ *sq = p->sqs[i];
+
+        for (int k = 0; k < FEMU_FETCH_BURST; k++) {
+            FemuReq req;
+            FemuPending e;
+            int64_t now;
+
+            /* bound the work a guest can queue: one SQ's worth */
+            if (sq->inflight >= sq->size - 1 ||
+                !femu_sq_fetch(sq, &req.cmd)) {
+                break;
+            }
+            progress = true;
+            sq->inflight++;
+            req.sq = sq;
+            req.status = NVME_SUCCESS;
+            req.result = 0;
+            req.arrival_ns = get_clock();
+            req.due_ns = req.arrival_ns;
+            femu_io_exec(n, &req);
+
+            e.due_ns = req.due_ns;
+            e.sq = sq;
+            e.cid = req.cmd.cid;
+            e.status = req.status;
+            e.result = req.result;
+            now = get_clock();
+            if (e.due_ns <= now && !p->nheap && femu_complete(p, &e, now)) {
+                continue;
+            }
+            femu_heap_push(p, &e);
+        }
+    }
+    return progress;
+}
+
+static bool femu_has_new_work(FemuPoller *p)
+{
+    for (int i = 0; i < p->nsqs; i++) {
+        FemuSQ *sq = p->sqs[i];
+
+        if (sq->inflight < sq->size - 1 && femu_sq_tail(sq) != sq->head) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void *femu_poller_thread(void *opaque)
+{
+    FemuPoller *p = opaque;
+    GPollFD pfd = {
+        .fd = event_notifier_get_fd(&p->kick),
+        .events = G_IO_IN,
+    };
+    int64_t idle_since = 0;
+
+    /* nanosecond timers: the default 50 us slack would blur timing */
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    trace_femu_poller_start(p->index);
+
+    while (!qatomic_read(&p->stop)) {
+        int64_t next_due, now, wait;
+        bool progress;
+
+        qemu_mutex_lock(&p->lock);
+        progress = femu_fetch(p);
+        progress |= femu_post_due(p, &next_due);
+        qemu_mutex_unlock(&p->lock);
+
+        now = get_clock();
+        if (progress) {
+            idle_since = now;
+            continue;
+        }
+        wait = next_due == INT64_MAX ? -1 : next_due - now;
+        if (wait >= 0 && wait <= FEMU_SPIN_DUE_NS) {
+            cpu_relax();
+            continue;
+        }
+        if (now - idle_since < FEMU_SPIN_IDLE_NS) {
+            cpu_relax();
+            continue;
+        }
+
+        /* going to sleep: ask for MMIO doorbells, then re-check */
+        qatomic_set(&p->sleeping, true);
+        smp_mb();
+        qemu_mutex_lock(&p->lock);
+        for (int i = 0; i < p->nsqs; i++) {
+            femu_sq_set_eventidx(p->sqs[i]);
+            femu_cq_set_eventidx(p->sqs[i]->cq);
+        }
+        smp_mb();
+        progress = femu_has_new_work(p);
+        qemu_mutex_unlock(&p->lock);
+        if (!progress && !qatomic_read(&p->stop)) {
+            qemu_poll_ns(&pfd, 1, wait < 0 ? -1 : wait - FEMU_SPIN_DUE_NS / 2);
+        }
+        event_notifier_test_and_clear(&p->kick);
+        qatomic_set(&p->sleeping, false);
+        idle_since = get_clock();
+    }
+    return NULL;
+}
+
+void femu_poller_kick(FemuPoller *p)
+{
+    if (p && qatomic_read(&p->sleeping)) {
+        event_notifier_set(&p->kick);
+    }
+}
+
+void femu_pollers_kick_all(FemuCtrl *n)
+{
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        femu_poller_kick(&n->pollers[i]);
+    }
+}
+
+void femu_pollers_start(FemuCtrl *n, Error **errp)
+{
+    n->pollers = g_new0(FemuPoller, n->npollers);
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        FemuPoller *p = &n->pollers[i];
+        char name[32];
+
+        p->n = n;
+        p->index = i;
+        qemu_mutex_init(&p->lock);
+        if (event_notifier_init(&p->kick, 0)) {
+            error_setg(errp, "pollers: cannot create an eventfd");
+            n->npollers = i;
+            femu_pollers_stop(n);
+            return;
+        }
+        snprintf(name, sizeof(name), "femu-poller-%u", i);
+        qemu_thread_create(&p->thread, name, femu_poller_thread, p,
+                           QEMU_THREAD_JOINABLE);
+    }
+}
+
+void femu_pollers_stop(FemuCtrl *n)
+{
+    if (!n->pollers) {
+        return;
+    }
+    femu_pollers_quiesce(n);
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        FemuPoller *p = &n->pollers[i];
+
+        qatomic_set(&p->stop, true);
+        event_notifier_set(&p->kick);
+        qemu_thread_join(&p->thread);
+        event_notifier_cleanup(&p->kick);
+        qemu_mutex_destroy(&p->lock);
+        g_free(p->heap);
+    }
+    g_free(n->pollers);
+    n->pollers = NULL;
+}
+
+void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
+{
+    FemuPoller *p = &n->pollers[(sq->sqid - 1) % n->npollers];
+
+    qemu_mutex_lock(&p->lock);
+    sq->poller = p;
+    p->sqs[p->nsqs++] = sq;
+    qemu_mutex_unlock(&p->lock);
+    event_notifier_set(&p->kick);
+}
+
+/*
+ * Delete SQ (5.6): commands of the SQ that were fetched but not yet
+ * completed are completed with "Command Aborted due to SQ Deletion".
+ */
+void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
+{
+    FemuPoller *p = sq->poller;
+    size_t keep = 0;
+
+    if (!p) {
+        return;
+    }
+    qemu_mutex_lock(&p->lock);
+    for (int i = 0; i < p->nsqs; i++) {
+        if (p->sqs[i] == sq) {
+            p->sqs[i] = p->sqs[--p->nsqs];
+            break;
+        }
+    }
+    for (size_t i = 0; i < p->nheap; i++) {
+        FemuPending e = p->heap[i];
+
+        if (e.sq != sq) {
+            p->heap[keep++] = e;
+            continue;
+        }
+        femu_cq_post(sq->cq, sq, e.cid, NVME_CMD_ABORT_SQ_DEL, 0);
+    }
+    /* rebuild the heap from what is left */
+    {
+        FemuPending *old = p->heap;
+        size_t nold = keep;
+
+        p->heap = NULL;
+        p->nheap = 0;
+        p->heap_cap = 0;
+        for (size_t i = 0; i < nold; i++) {
+            femu_heap_push(p, &old[i]);
+        }
+        g_free(old);
+    }
+    sq->poller = NULL;
+    qemu_mutex_unlock(&p->lock);
+}
+
+/* Controller reset: drop every SQ and pending completion of the pollers. */
+void femu_pollers_quiesce(FemuCtrl *n)
+{
+    if (!n->pollers) {
+        return;
+    }
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        FemuPoller *p = &n->pollers[i];
+
+        qemu_mutex_lock(&p->lock);
+        for (int k = 0; k < p->nsqs; k++) {
+            p->sqs[k]->poller = NULL;
+        }
+        p->nsqs = 0;
+        p->nheap = 0;
+        qemu_mutex_unlock(&p->lock);
+    }
+}
+
+void femu_pollers_lock_all(FemuCtrl *n)
+{
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        qemu_mutex_lock(&n->pollers[i].lock);
+    }
+}
+
+void femu_pollers_unlock_all(FemuCtrl *n)
+{
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        qemu_mutex_unlock(&n->pollers[i].lock);
+    }
+}

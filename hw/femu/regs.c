@@ -1,0 +1,362 @@
+/*
+ * FEMU: controller registers (NVMe 2.0 base spec, 3.1.4), doorbells,
+ * enable / disable / shutdown, and interrupt delivery.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/main-loop.h"
+#include "hw/pci/msix.h"
+#include "hw/pci/msi.h"
+#include "femu.h"
+#include "trace.h"
+
+/* NVMe 1.4: Linux 6.x needs nothing newer for what FEMU implements. */
+#define FEMU_NVME_VERSION 0x00010400
+
+static void femu_set_csts(FemuCtrl *n, uint32_t csts)
+{
+    qatomic_set(&n->bar.csts, csts);
+}
+
+/*
+ * Interrupts.  Pollers post CQEs without the BQL and ask for an interrupt
+ * with femu_irq_schedule(); the bottom half below sends MSI-X messages or
+ * recomputes the level of the pin interrupt in the main loop.
+ */
+void femu_irq_schedule(FemuCQ *cq)
+{
+    qatomic_set(&cq->irq_pending, true);
+    qemu_bh_schedule(cq->n->irq_bh);
+}
+
+static bool femu_cq_has_unread(FemuCQ *cq)
+{
+    return qatomic_read(&cq->head) != qatomic_read(&cq->tail);
+}
+
+void femu_irq_update_pin(FemuCtrl *n)
+{
+    PCIDevice *pdev = PCI_DEVICE(n);
+    bool level = false;
+
+    if (msix_enabled(pdev)) {
+        return;
+    }
+    for (uint32_t i = 0; i <= n->queues; i++) {
+        FemuCQ *cq = n->cq[i];
+
+        /* INTMS masks vector 0, the only one in pin mode (3.1.4.3) */
+        if (cq && cq->irq_enabled && femu_cq_has_unread(cq) &&
+            !(n->intms & 1)) {
+            level = true;
+            break;
+        }
+    }
+    if (level != n->irq_level) {
+        n->irq_level = level;
+        trace_femu_irq_pin(level);
+        pci_set_irq(pdev, level);
+    }
+}
+
+void femu_irq_bh(void *opaque)
+{
+    FemuCtrl *n = opaque;
+    PCIDevice *pdev = PCI_DEVICE(n);
+
+    if (!n->cq) {
+        return;
+    }
+    for (uint32_t i = 0; i <= n->queues; i++) {
+        FemuCQ *cq = n->cq[i];
+
+        if (!cq || !qatomic_xchg(&cq->irq_pending, false)) {
+            continue;
+        }
+        if (cq->irq_enabled && msix_enabled(pdev)) {
+            trace_femu_irq_msix(cq->vector);
+            msix_notify(pdev, cq->vector);
+        }
+    }
+    femu_irq_update_pin(n);
+}
+
+/* Controller reset (CC.EN 1 -> 0, PCI reset, unrealize). */
+void femu_ctrl_reset(FemuCtrl *n)
+{
+    if (!n->sq) {
+        return;
+    }
+    femu_pollers_quiesce(n);
+    femu_queues_free_all(n);
+    n->dbbuf_dbs = 0;
+    n->dbbuf_eis = 0;
+    n->naer = 0;
+    n->naer_queued = 0;
+    n->aer_mask = 0;
+    n->nq_set = false;
+    n->feat_arbitration = 0;
+    n->feat_power_mgmt = 0;
+    n->temp_thresh_hi = 343;   /* 70 C: the warning threshold (WCTEMP) */
+    n->temp_thresh_lo = 0;
+    n->feat_err_rec = 0;
+    n->feat_vwc = 1;
+    n->feat_int_coalescing = 0;
+    n->feat_write_atomicity = 0;
+    n->feat_async_config = 0;
+    n->intms = 0;
+    if (n->irq_level) {
+        n->irq_level = false;
+        pci_set_irq(PCI_DEVICE(n), 0);
+    }
+    n->bar.cc = 0;
+    femu_set_csts(n, 0);
+}
+
+static void femu_fail(FemuCtrl *n, const char *why)
+{
+    trace_femu_enable_fail(why);
+    femu_set_csts(n, qatomic_read(&n->bar.csts) | NVME_CSTS_FAILED);
+}
+
+static void femu_enable(FemuCtrl *n)
+{
+    uint32_t cc = n->bar.cc;
+    uint32_t asqs = NVME_AQA_ASQS(n->bar.aqa) + 1;
+    uint32_t acqs = NVME_AQA_ACQS(n->bar.aqa) + 1;
+    FemuCQ *cq;
+
+    trace_femu_enable(cc, n->bar.aqa, n->bar.asq, n->bar.acq);
+    /* NVMe 2.0 3.5.1: the checks a controller makes before CSTS.RDY */
+    if (NVME_CC_MPS(cc) != 0) {
+        femu_fail(n, "CC.MPS outside CAP.MPSMIN..MPSMAX");
+        return;
+    }
+    if (NVME_CC_CSS(cc) != NVME_CC_CSS_NVM &&
+        NVME_CC_CSS(cc) != NVME_CC_CSS_ADMIN_ONLY) {
+        femu_fail(n, "CC.CSS not supported");
+        return;
+    }
+    if (NVME_CC_AMS(cc) != 0) {
+        femu_fail(n, "CC.AMS not supported");
+        return;
+    }
+    if (!n->bar.asq || !n->bar.acq ||
+        (n->bar.asq & (FEMU_PAGE_SIZE - 1)) ||
+        (n->bar.acq & (FEMU_PAGE_SIZE - 1))) {
+        femu_fail(n, "ASQ/ACQ zero or not page aligned");
+        return;
+    }
+    if (asqs < 2 || acqs < 2) {
+        femu_fail(n, "AQA admin queue sizes below 2");
+        return;
+    }
+    if (!femu_dma_is_ram(n, n->bar.asq, (uint64_t)asqs << FEMU_SQES, false) ||
+        !femu_dma_is_ram(n, n->bar.acq, (uint64_t)acqs << FEMU_CQES, true)) {
+        femu_fail(n, "admin queues outside guest RAM");
+        return;
+    }
+    cq = femu_cq_new(n, 0, n->bar.acq, acqs, 0, true);
+    femu_sq_new(n, 0, n->bar.asq, asqs, cq);
+    femu_set_csts(n, NVME_CSTS_READY);
+}
+
+static void femu_write_cc(FemuCtrl *n, uint32_t val)
+{
+    uint32_t old = n->bar.cc;
+
+    if (NVME_CC_EN(val) && !NVME_CC_EN(old)) {
+        n->bar.cc = val;
+        femu_enable(n);
+    } else if (!NVME_CC_EN(val) && NVME_CC_EN(old)) {
+        trace_femu_disable();
+        femu_ctrl_reset(n);
+        n->bar.cc = val;
+    } else {
+        n->bar.cc = val;
+    }
+    if (NVME_CC_SHN(val) && !NVME_CC_SHN(old)) {
+        /*
+         * Normal or abrupt shutdown (3.6.2): nothing volatile to flush
+         * (the store is host memory), so report it complete at once.
+         */
+        trace_femu_shutdown();
+        femu_set_csts(n, (qatomic_read(&n->bar.csts) &
+                          ~(CSTS_SHST_MASK << CSTS_SHST_SHIFT)) |
+                      NVME_CSTS_SHST_COMPLETE);
+    } else if (!NVME_CC_SHN(val) && NVME_CC_SHN(old)) {
+        femu_set_csts(n, qatomic_read(&n->bar.csts) &
+                      ~(CSTS_SHST_MASK << CSTS_SHST_SHIFT));
+    }
+}
+
+static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
+{
+    uint32_t qid = (off - 0x1000) >> 3;
+    bool is_cq = (off >> 2) & 1;
+
+    if (!NVME_CSTS_RDY(qatomic_read(&n->bar.csts)) || qid > n->queues) {
+        trace_femu_doorbell_bad(qid, is_cq, val, "no such queue");
+        return;
+    }
+    if (is_cq) {
+        FemuCQ *cq = n->cq[qid];
+
+        if (!cq) {
+            trace_femu_doorbell_bad(qid, true, val, "CQ not created");
+            return;
+        }
+        if (val >= cq->size) {
+            /* 5.2.1: Invalid Doorbell Write Value, reported by AER */
+            trace_femu_doorbell_bad(qid, true, val, "head beyond size");
+            femu_aer_event(n, NVME_AER_TYPE_ERROR,
+                           NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                           NVME_LOG_ERROR_INFO);
+            return;
+        }
+        qatomic_set(&cq->head, val);
+        if (qatomic_read(&cq->full)) {
+            femu_pollers_kick_all(n);
+        }
+        femu_irq_update_pin(n);
+    } else {
+        FemuSQ *sq = n->sq[qid];
+
+        if (!sq) {
+            trace_femu_doorbell_bad(qid, false, val, "SQ not created");
+            return;
+        }
+        if (val >= sq->size) {
+            trace_femu_doorbell_bad(qid, false, val, "tail beyond size");
+            femu_aer_event(n, NVME_AER_TYPE_ERROR,
+                           NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                           NVME_LOG_ERROR_INFO);
+            return;
+        }
+        qatomic_set(&sq->tail, val);
+        if (qid == 0) {
+            qemu_bh_schedule(n->admin_bh);
+        } else {
+            /* pairs with the barrier before the poller sleeps */
+            smp_mb();
+            femu_poller_kick(sq->poller);
+        }
+    }
+}
+
+static uint64_t femu_mmio_read(void *opaque, hwaddr addr, unsigned size)
+{
+    FemuCtrl *n = opaque;
+    uint64_t val = 0;
+
+    if (addr & (size - 1)) {
+        trace_femu_mmio_bad(addr, size, "misaligned read");
+        return 0;
+    }
+    if (addr + size <= offsetof(NvmeBar, cmbloc)) {
+        n->bar.csts = qatomic_read(&n->bar.csts);
+        n->bar.intms = n->intms;
+        n->bar.intmc = n->intms;
+        memcpy(&val, (uint8_t *)&n->bar + addr, size);
+        val = le64_to_cpu(val);
+    }
+    /* doorbells are write-only: reads return 0 (3.1.4.21) */
+    trace_femu_mmio_read(addr, val, size);
+    return val;
+}
+
+static void femu_mmio_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    FemuCtrl *n = opaque;
+
+    trace_femu_mmio_write(addr, val, size);
+    if (addr & (size - 1)) {
+        trace_femu_mmio_bad(addr, size, "misaligned write");
+        return;
+    }
+    if (addr >= 0x1000) {
+        if (size != 4) {
+            trace_femu_mmio_bad(addr, size, "doorbell write not 32-bit");
+            return;
+        }
+        femu_doorbell(n, addr, val);
+        return;
+    }
+    switch (addr) {
+    case NVME_REG_INTMS:
+        n->intms |= val;
+        femu_irq_update_pin(n);
+        break;
+    case NVME_REG_INTMC:
+        n->intms &= ~val;
+        femu_irq_update_pin(n);
+        break;
+    case NVME_REG_CC:
+        femu_write_cc(n, val);
+        break;
+    case NVME_REG_AQA:
+        n->bar.aqa = val & 0x0fff0fff;
+        break;
+    case NVME_REG_ASQ:
+        if (size == 8) {
+            n->bar.asq = val;
+        } else {
+            n->bar.asq = deposit64(n->bar.asq, 0, 32, val);
+        }
+        break;
+    case NVME_REG_ASQ + 4:
+        n->bar.asq = deposit64(n->bar.asq, 32, 32, val);
+        break;
+    case NVME_REG_ACQ:
+        if (size == 8) {
+            n->bar.acq = val;
+        } else {
+            n->bar.acq = deposit64(n->bar.acq, 0, 32, val);
+        }
+        break;
+    case NVME_REG_ACQ + 4:
+        n->bar.acq = deposit64(n->bar.acq, 32, 32, val);
+        break;
+    case NVME_REG_NSSR:
+        /* CAP.NSSRS = 0: subsystem reset not supported, write ignored */
+        break;
+    default:
+        trace_femu_mmio_bad(addr, size, "read-only or reserved register");
+        break;
+    }
+}
+
+static const MemoryRegionOps femu_mmio_ops = {
+    .read = femu_mmio_read,
+    .write = femu_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 8,
+    },
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 8,
+    },
+};
+
+void femu_regs_init(FemuCtrl *n)
+{
+    uint64_t cap = 0;
+
+    memory_region_init_io(&n->iomem, OBJECT(n), &femu_mmio_ops, n,
+                          "femu-bar0", n->reg_size);
+    memset(&n->bar, 0, sizeof(n->bar));
+    NVME_CAP_SET_MQES(cap, n->mqes);
+    NVME_CAP_SET_CQR(cap, 1);       /* queues must be contiguous */
+    NVME_CAP_SET_TO(cap, 0xf);      /* 7.5 s ready timeout */
+    NVME_CAP_SET_DSTRD(cap, 0);
+    NVME_CAP_SET_CSS(cap, NVME_CAP_CSS_NCSS);
+    NVME_CAP_SET_MPSMIN(cap, 0);    /* 4 KiB pages only */
+    NVME_CAP_SET_MPSMAX(cap, 0);
+    n->bar.cap = cap;
+    n->bar.vs = FEMU_NVME_VERSION;
+}
