@@ -1,0 +1,63 @@
+# FEMU: thin driver over ./configure (QEMU graft + build-femu/), the
+# standalone FTL build (meson, build/) and the embedded guest (scripts/guest/).
+#
+#   make demo     configure if needed, build everything, run scripts/demo.sh
+#   make check    build what the tests need, run tests/run (all suites)
+#
+# Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
+# distclean.  Variables: BUILD_DIR (default build-femu), SIM_DIR (build),
+# CONFIGURE_FLAGS (passed to ./configure), SUITES (for check: tests/run SUITES).
+
+BUILD_DIR ?= build-femu
+SIM_DIR ?= build
+CONFIGURE_FLAGS ?=
+SUITES ?=
+# Every ninja/meson run in the QEMU build dir holds this lock, so concurrent
+# builds (several engineers, a test) never run there at once.
+LOCK ?= /tmp/femu-build.lock
+
+QEMU_BIN := $(BUILD_DIR)/qemu-system-x86_64
+
+.PHONY: all demo check build qemu sim guest configure clean distclean help
+
+all: build
+
+help:
+	@sed -n '1,/^$$/p' Makefile
+
+$(BUILD_DIR)/build.ninja:
+	./configure --build-dir=$(BUILD_DIR) $(CONFIGURE_FLAGS)
+
+configure:
+	./configure --build-dir=$(BUILD_DIR) $(CONFIGURE_FLAGS)
+
+# ninja decides what is stale (hw/femu is linked into the grafted tree).
+qemu: $(BUILD_DIR)/build.ninja
+	flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64
+
+$(SIM_DIR)/build.ninja:
+	@test -f meson.build || { echo "make: no top-level meson.build yet (FTL standalone build)"; exit 1; }
+	meson setup $(SIM_DIR)
+
+sim: $(SIM_DIR)/build.ninja
+	ninja -C $(SIM_DIR)
+
+guest:
+	scripts/guest/build-guest.sh --quiet
+
+build: qemu sim guest
+
+demo: build
+	scripts/demo.sh
+
+check: build
+	tests/run $(SUITES)
+
+clean:
+	-test ! -f $(BUILD_DIR)/build.ninja || flock $(LOCK) ninja -C $(BUILD_DIR) clean
+	rm -rf $(SIM_DIR)
+
+# Removes the QEMU build and its grafted source tree (the downloaded QEMU
+# source in the cache dir stays).
+distclean:
+	rm -rf $(SIM_DIR) $(BUILD_DIR) $(dir $(BUILD_DIR)).$(notdir $(BUILD_DIR))-qemu-src

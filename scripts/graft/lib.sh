@@ -1,0 +1,195 @@
+# Functions for FEMU's configure (sourced; expects die and note).
+#
+# Cache layout (default $HOME/.cache/femu):
+#   apt/sources.list, apt/lists, apt/cache   private apt state for deb-src
+#   qemu-src/qemu-10.0.*                     unpacked Debian source, patched
+#   logs/                                    logs of failed steps
+
+# The Debian mirror this machine's apt already uses (never hard-coded).
+femu_mirror() {
+    local m=
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        # deb822: the URIs of the first stanza whose suites are not -security.
+        m=$(awk '
+            /^[[:space:]]*$/ { if (u != "" && s !~ /-security/) { print u; exit } u = ""; s = "" }
+            /^URIs:/   { u = $2 }
+            /^Suites:/ { s = $0 }
+            END { if (u != "" && s !~ /-security/) print u }' \
+            /etc/apt/sources.list.d/debian.sources | head -n 1)
+    fi
+    if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
+        m=$(awk '$1 == "deb" && $0 !~ /security/ {
+                   for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
+            /etc/apt/sources.list | head -n 1)
+    fi
+    [ -n "$m" ] || die "cannot find the Debian mirror in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
+    echo "${m%/}"
+}
+
+femu_codename() {
+    (. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+}
+
+# meson >= 1.5, importable by /usr/bin/python3 (QEMU's configure builds its
+# venv from that interpreter with the system's site packages).
+femu_meson_ok() {
+    /usr/bin/python3 - <<'EOF' 2>/dev/null
+import sys
+from mesonbuild.coredata import version
+sys.exit(0 if tuple(int(x) for x in version.split('.')[:2]) >= (1, 5) else 1)
+EOF
+}
+
+# Each check: "TEST|package|what".  TEST is cmd:NAME, pc:MODULE, file:PATH,
+# or meson / venv (special cases).
+femu_dep_checks=(
+    "cmd:gcc|gcc|a C compiler (gcc)"
+    "cmd:make|make|make"
+    "cmd:ninja|ninja-build|ninja"
+    "cmd:pkg-config|pkg-config|pkg-config"
+    "cmd:flex|flex|flex"
+    "cmd:bison|bison|bison"
+    "cmd:ccache|ccache|ccache"
+    "cmd:flock|util-linux|flock"
+    "file:/usr/bin/python3|python3|/usr/bin/python3"
+    "venv|python3-venv|python3's venv module"
+    "meson|meson|meson >= 1.5 for /usr/bin/python3"
+    "pc:glib-2.0|libglib2.0-dev|glib-2.0 (pkg-config)"
+    "pc:pixman-1|libpixman-1-dev|pixman-1 (pkg-config)"
+    "pc:slirp|libslirp-dev|slirp (pkg-config)"
+    "pc:zlib|zlib1g-dev|zlib (pkg-config)"
+    "file:/usr/share/seabios/bios-256k.bin|seabios|SeaBIOS (bios-256k.bin)"
+    "file:/usr/share/qemu/linuxboot_dma.bin|qemu-system-data|QEMU option ROMs (linuxboot_dma.bin)"
+    "file:/usr/share/qemu/kvmvapic.bin|qemu-system-data|QEMU option ROMs (kvmvapic.bin)"
+    "file:/usr/lib/ipxe/qemu/efi-virtio.rom|ipxe-qemu|iPXE ROMs (efi-virtio.rom)"
+)
+# Packages Debian 12 only has new enough in bookworm-backports.
+femu_backports_pkgs=" meson qemu-system-data seabios "
+
+femu_dep_present() {
+    local t=$1
+    case $t in
+    cmd:*) command -v "${t#cmd:}" >/dev/null 2>&1 ;;
+    file:*) [ -e "${t#file:}" ] ;;
+    pc:*) command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "${t#pc:}" ;;
+    venv) [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 ;;
+    meson) [ -x /usr/bin/python3 ] && femu_meson_ok ;;
+    esac
+}
+
+# Print "package|what" for each missing dependency.
+femu_missing_deps() {
+    local c t rest
+    for c in "${femu_dep_checks[@]}"; do
+        t=${c%%|*}; rest=${c#*|}
+        femu_dep_present "$t" || echo "$rest"
+    done
+}
+
+# Writes (once) an apt source for bookworm-backports on this machine's mirror.
+femu_add_backports() {
+    local f=/etc/apt/sources.list.d/femu-bookworm-backports.sources
+    [ -f "$f" ] && return 0
+    local m
+    m=$(femu_mirror)
+    cat > "$f" <<EOF
+Types: deb
+URIs: $m
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+}
+
+femu_check_deps() {
+    local install=$1 missing pkgs=() bpo=() line p
+    missing=$(femu_missing_deps)
+    [ -z "$missing" ] && return 0
+    if [ "$install" != yes ] || [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        line=$(echo "$missing" | head -n 1)
+        die "${line#*|} not found; install it with: apt-get install ${line%%|*} (or run ./configure as root without --no-install-deps)"
+    fi
+    while IFS= read -r line; do
+        p=${line%%|*}
+        if [ "$(femu_codename)" = bookworm ] && [[ $femu_backports_pkgs == *" $p "* ]]; then
+            [[ " ${bpo[*]:-} " == *" $p "* ]] || bpo+=("$p")
+        else
+            [[ " ${pkgs[*]:-} " == *" $p "* ]] || pkgs+=("$p")
+        fi
+    done <<< "$missing"
+    note "installing build dependencies: ${pkgs[*]:-} ${bpo[*]:-}"
+    [ ${#bpo[@]} -eq 0 ] || femu_add_backports
+    local log
+    log=$(mktemp /tmp/femu-apt.XXXXXX)
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -q &&
+      { [ ${#pkgs[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends "${pkgs[@]}"; } &&
+      { [ ${#bpo[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends -t bookworm-backports "${bpo[@]}"; }
+    } > "$log" 2>&1 || die "apt-get install failed: $(tail -n 1 "$log") (log: $log)"
+    rm -f "$log"
+    missing=$(femu_missing_deps)
+    if [ -n "$missing" ]; then
+        line=$(echo "$missing" | head -n 1)
+        die "${line#*|} still missing after apt-get install ${line%%|*}"
+    fi
+}
+
+# femu_check_qemu_version DIR WHAT: DIR must hold QEMU 10.0.x.
+femu_check_qemu_version() {
+    local dir=$1 what=$2 v
+    [ -f "$dir/VERSION" ] || die "$what: not a QEMU source tree (no VERSION file)"
+    v=$(head -n 1 "$dir/VERSION")
+    case $v in
+    10.0.*|10.0) ;;
+    *) die "$what: QEMU version $v found, FEMU needs QEMU 10.0.x" ;;
+    esac
+    [ -f "$dir/configure" ] && [ -f "$dir/meson.build" ] ||
+        die "$what: QEMU $v tree lacks configure or meson.build"
+}
+
+# femu_debian_qemu_source CACHE INSTALL: prints the path of the unpacked,
+# patched Debian qemu 10.0 source (current stable, trixie), downloading it
+# into CACHE/qemu-src the first time.
+femu_debian_qemu_source() {
+    local cache=$1 d v best= apt tmp m
+    mkdir -p "$cache/qemu-src"
+    exec 9> "$cache/.lock"
+    flock 9
+    for d in "$cache"/qemu-src/qemu-10.0.*/; do
+        [ -f "$d/VERSION" ] || continue
+        v=$(head -n 1 "$d/VERSION")
+        case $v in 10.0.*) best=$(printf '%s\n%s\n' "$best" "${d%/}" | sed '/^$/d' | sort -V | tail -n 1) ;; esac
+    done
+    if [ -n "$best" ]; then
+        echo "$best"
+        return 0
+    fi
+    command -v dpkg-source >/dev/null 2>&1 ||
+        die "dpkg-source not found (needed to unpack Debian's qemu source); install it with: apt-get install dpkg-dev"
+    m=$(femu_mirror)
+    apt=$cache/apt
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m trixie main" > "$apt/sources.list"
+    local aptopts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                   -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+    note "downloading Debian's qemu source (trixie) into $cache/qemu-src" >&2
+    apt-get "${aptopts[@]}" update -q > "$cache/apt/update.log" 2>&1 ||
+        die "apt-get update for trixie deb-src failed (log: $cache/apt/update.log)"
+    tmp=$(mktemp -d "$cache/qemu-src/.fetch.XXXXXX")
+    if ! (cd "$tmp" && apt-get "${aptopts[@]}" source -q qemu) > "$cache/apt/source.log" 2>&1; then
+        rm -rf "$tmp"
+        die "apt-get source qemu failed (log: $cache/apt/source.log)"
+    fi
+    d=$(ls -d "$tmp"/qemu-*/ 2>/dev/null | head -n 1)
+    [ -n "$d" ] || { rm -rf "$tmp"; die "apt-get source qemu left no source tree (log: $cache/apt/source.log)"; }
+    v=$(head -n 1 "$d/VERSION")
+    case $v in
+    10.0.*) ;;
+    *) rm -rf "$tmp"; die "Debian trixie's qemu source is version $v, FEMU needs 10.0.x (use --qemu-src=DIR)" ;;
+    esac
+    d=${d%/}
+    mv "$tmp"/qemu_* "$cache/qemu-src/" 2>/dev/null || true
+    mv "$d" "$cache/qemu-src/"
+    rm -rf "$tmp"
+    echo "$cache/qemu-src/${d##*/}"
+}

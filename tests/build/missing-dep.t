@@ -1,0 +1,37 @@
+#!/bin/bash
+# A missing build dependency gives a one-line error that says what to install
+# (with --no-install-deps, so nothing gets installed), and nothing is created.
+. "$(dirname "$0")/lib.sh"
+
+# A PATH with every program of /usr/bin and /bin except ninja.
+mkdir -p "$T/bin"
+for d in /usr/local/bin /usr/bin /bin; do
+    for p in "$d"/*; do
+        n=${p##*/}
+        [ "$n" = ninja ] && continue
+        [ -e "$T/bin/$n" ] || ln -s "$p" "$T/bin/$n"
+    done
+done
+PATH=$T/bin command -v ninja >/dev/null && skip "ninja still on the reduced PATH"
+
+rm -rf "$T/b"
+PATH=$T/bin "$FEMU_ROOT/configure" --no-install-deps --build-dir="$T/b" > "$T/stdout" 2> "$T/out" &&
+    fail "configure succeeded without ninja"
+expect_one_line_error "$T/out" "ninja.*apt-get install ninja-build"
+[ ! -e "$T/b" ] && [ ! -e "$T/.b-qemu-src" ] && ok "nothing created" || fail "build dir created"
+
+# The same for a missing pkg-config module: a pkg-config that knows none.
+# (rm first: $T/bin/pkg-config is a symlink to the real one, never write
+# through it.)
+rm -f "$T/bin/pkg-config" "$T/bin/ninja"
+cat > "$T/bin/pkg-config" <<'EOS'
+#!/bin/sh
+exit 1
+EOS
+chmod +x "$T/bin/pkg-config"
+ln -s "$(command -v ninja)" "$T/bin/ninja"
+PATH=$T/bin "$FEMU_ROOT/configure" --no-install-deps --build-dir="$T/b" > "$T/stdout2" 2> "$T/out2" &&
+    fail "configure succeeded without glib"
+expect_one_line_error "$T/out2" "glib-2.0.*apt-get install libglib2.0-dev"
+[ ! -e "$T/b" ] && ok "nothing created" || fail "build dir created"
+finish
