@@ -1,0 +1,683 @@
+/*
+ * femu-sim: drive the FEMU BlackBox FTL with the tutorial workloads and
+ * print the counters of log page C0h (and FDP statistics) per phase.
+ *
+ *   femu-sim nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25 --waf-run
+ *   femu-sim nchs=4,... --phase fill:seqfill,bs=128k \
+ *                       --phase age:randwrite,bs=4k,size=4g,zipf=1.2
+ *
+ * Device options are spelled like the `femu` device properties.  Every
+ * phase reports the counter differences over that phase, as tutorial 02's
+ * waf-run.sh computes them from C0h before and after.  A run is
+ * deterministic for a given --seed.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/femu/ftl.h"
+#include "workload.h"
+
+#define MAX_PHASES 32
+
+struct phase_result {
+    struct wl_spec spec;
+    struct ftl_counters d;     /* counter differences */
+    uint64_t requests, write_errors, events;
+    uint64_t emul_ns;          /* emulated time the phase took at QD1 */
+    uint32_t waf_x1000;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"usage: femu-sim [PROP=VAL,...] [--seed=N] [--json] [--phase SPEC]...\n"
+"                [--waf-run[=KEY=VAL,...]]\n"
+"\n"
+"Device properties (as -device femu,...): nchs luns_per_ch pls_per_lun\n"
+"  blks_per_pl pgs_per_blk secsz secs_per_pg devsz_mb op_pcent pg_rd_lat\n"
+"  pg_wr_lat blk_er_lat ch_xfer_lat gc_thres_pcent gc_thres_pcent_high\n"
+"  gc_policy=greedy|cost-benefit|fifo|random|d-choice gc_strategy=0..4\n"
+"  hot_cold_sep=on|off fdp.nruh fdp.nru; run-time controls: gc_delay=on|off\n"
+"  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
+"\n"
+"--phase NAME:KIND[,KEY=VAL...]  KIND: seqfill randwrite hotcold randtrim\n"
+"  keys: bs (4k; seqfill 128k) size (bytes to write; default the region)\n"
+"  offset region zipf=THETA pid=N hot=PCENT(20) hot_share=PCENT(50)\n"
+"  hot_pid cold_pid\n"
+"--waf-run[=fill_bs=128k,age=4g,measure=4g,bs=4k,zipf=THETA,pid=N]\n"
+"  tutorial 02's waf-run.sh: sequential fill, age, measure (the default)\n"
+"--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n");
+}
+
+static int parse_u64(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || end == v || *end) {
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+    if (!strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "1") ||
+        !strcmp(v, "yes")) {
+        *out = true;
+        return 0;
+    }
+    if (!strcmp(v, "off") || !strcmp(v, "false") || !strcmp(v, "0") ||
+        !strcmp(v, "no")) {
+        *out = false;
+        return 0;
+    }
+    return -1;
+}
+
+struct sim_opts {
+    struct ftl_config cfg;
+    bool gc_delay;
+    enum ftl_delay_mode delay;
+    bool timing, json;
+    uint64_t seed;
+};
+
+static int set_prop(struct sim_opts *o, const char *k, const char *v)
+{
+    struct ftl_config *c = &o->cfg;
+    static const struct {
+        const char *name;
+        size_t off;
+        int is64;
+    } num[] = {
+#define U32(f) { #f, offsetof(struct ftl_config, f), 0 }
+#define U64(f) { #f, offsetof(struct ftl_config, f), 1 }
+        U32(nchs), U32(luns_per_ch), U32(pls_per_lun), U32(blks_per_pl),
+        U32(pgs_per_blk), U32(secsz), U32(secs_per_pg), U64(devsz_mb),
+        U64(pg_rd_lat), U64(pg_wr_lat), U64(blk_er_lat), U64(ch_xfer_lat),
+        U32(gc_thres_pcent), U32(gc_thres_pcent_high),
+        { "fdp.nruh", offsetof(struct ftl_config, fdp_nruh), 0 },
+        { "fdp.nru", offsetof(struct ftl_config, fdp_nru), 0 },
+#undef U32
+#undef U64
+    };
+    uint64_t x;
+
+    for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+        if (strcmp(k, num[i].name) == 0) {
+            if (parse_u64(v, &x) < 0 || (!num[i].is64 && x > UINT32_MAX)) {
+                fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+                return -1;
+            }
+            if (num[i].is64) {
+                memcpy((char *)c + num[i].off, &x, sizeof(x));
+            } else {
+                uint32_t y = (uint32_t)x;
+                memcpy((char *)c + num[i].off, &y, sizeof(y));
+            }
+            return 0;
+        }
+    }
+    if (!strcmp(k, "op_pcent")) {
+        if (parse_u64(v, &x) < 0 || x > 100000) {
+            fprintf(stderr, "femu-sim: op_pcent=%s: not a percentage\n", v);
+            return -1;
+        }
+        c->op_pcent = (int32_t)x;
+    } else if (!strcmp(k, "gc_policy")) {
+        int p = ftl_gc_policy_from_name(v);
+        if (p < 0) {
+            fprintf(stderr, "femu-sim: gc_policy=%s: unknown (greedy, "
+                    "cost-benefit, fifo, random, d-choice)\n", v);
+            return -1;
+        }
+        c->gc_policy = (enum ftl_gc_policy)p;
+    } else if (!strcmp(k, "gc_strategy")) {
+        if (parse_u64(v, &x) < 0 || x > FTL_GC_DCHOICE) {
+            fprintf(stderr, "femu-sim: gc_strategy=%s: must be 0..4\n", v);
+            return -1;
+        }
+        c->gc_policy = (enum ftl_gc_policy)x;
+    } else if (!strcmp(k, "hot_cold_sep")) {
+        if (parse_bool(v, &c->hot_cold_sep) < 0) {
+            fprintf(stderr, "femu-sim: hot_cold_sep=%s: on or off\n", v);
+            return -1;
+        }
+    } else if (!strcmp(k, "fdp")) {
+        bool on;
+        if (parse_bool(v, &on) < 0) {
+            fprintf(stderr, "femu-sim: fdp=%s: on or off\n", v);
+            return -1;
+        }
+        if (!on) {
+            c->fdp_nruh = 0;
+        } else if (c->fdp_nruh == 0) {
+            c->fdp_nruh = 1;
+        }
+    } else if (!strcmp(k, "gc_delay")) {
+        if (parse_bool(v, &o->gc_delay) < 0) {
+            fprintf(stderr, "femu-sim: gc_delay=%s: on or off\n", v);
+            return -1;
+        }
+    } else if (!strcmp(k, "delay")) {
+        if (!strcmp(v, "configured")) {
+            o->delay = FTL_DELAY_CONFIGURED;
+        } else if (!strcmp(v, "builtin")) {
+            o->delay = FTL_DELAY_BUILTIN;
+        } else if (!strcmp(v, "off")) {
+            o->delay = FTL_DELAY_OFF;
+        } else {
+            fprintf(stderr, "femu-sim: delay=%s: configured, builtin or "
+                    "off\n", v);
+            return -1;
+        }
+    } else {
+        fprintf(stderr, "femu-sim: unknown property '%s'\n", k);
+        return -1;
+    }
+    return 0;
+}
+
+/* Split "a=1,b=2" in place and call fn for each pair. */
+static int each_kv(char *s, int (*fn)(void *, const char *, const char *),
+                   void *ctx)
+{
+    char *save = NULL;
+    for (char *tok = strtok_r(s, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            fprintf(stderr, "femu-sim: '%s': expected KEY=VALUE\n", tok);
+            return -1;
+        }
+        *eq = '\0';
+        if (fn(ctx, tok, eq + 1) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int prop_cb(void *ctx, const char *k, const char *v)
+{
+    return set_prop(ctx, k, v);
+}
+
+static int spec_cb(void *ctx, const char *k, const char *v)
+{
+    struct wl_spec *sp = ctx;
+    uint64_t x;
+
+    if (!strcmp(k, "bs") || !strcmp(k, "size") || !strcmp(k, "offset") ||
+        !strcmp(k, "region")) {
+        if (wl_parse_size(v, &x) < 0) {
+            fprintf(stderr, "femu-sim: %s=%s: not a size\n", k, v);
+            return -1;
+        }
+        if (!strcmp(k, "bs")) {
+            sp->bs = x;
+        } else if (!strcmp(k, "size")) {
+            sp->size = x;
+        } else if (!strcmp(k, "offset")) {
+            sp->offset = x;
+        } else {
+            sp->region = x;
+        }
+        return 0;
+    }
+    if (!strcmp(k, "zipf")) {
+        char *end;
+        sp->zipf_theta = strtod(v, &end);
+        if (*end || sp->zipf_theta < 0 || sp->zipf_theta == 1.0) {
+            fprintf(stderr, "femu-sim: zipf=%s: theta > 0, not 1\n", v);
+            return -1;
+        }
+        return 0;
+    }
+    if (parse_u64(v, &x) < 0 || x > UINT32_MAX) {
+        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+        return -1;
+    }
+    if (!strcmp(k, "pid")) {
+        sp->pid = (uint32_t)x;
+    } else if (!strcmp(k, "hot") && x > 0 && x < 100) {
+        sp->hot_pcent = (uint32_t)x;
+    } else if (!strcmp(k, "hot_share") && x <= 100) {
+        sp->hot_share = (uint32_t)x;
+    } else if (!strcmp(k, "hot_pid")) {
+        sp->hot_pid = (uint32_t)x;
+    } else if (!strcmp(k, "cold_pid")) {
+        sp->cold_pid = (uint32_t)x;
+    } else {
+        fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of "
+                "range\n", k, v);
+        return -1;
+    }
+    return 0;
+}
+
+static void spec_defaults(struct wl_spec *sp, enum wl_kind kind,
+                          const char *name)
+{
+    memset(sp, 0, sizeof(*sp));
+    sp->kind = kind;
+    snprintf(sp->name, sizeof(sp->name), "%.31s", name);
+    sp->bs = kind == WL_SEQFILL ? 128 * 1024 : 4096;
+    sp->pid = FTL_PID_NONE;
+    sp->hot_pcent = 20;
+    sp->hot_share = 50;
+    sp->hot_pid = FTL_PID_NONE;
+    sp->cold_pid = FTL_PID_NONE;
+}
+
+static int parse_phase(const char *arg, struct wl_spec *sp)
+{
+    char buf[512], *colon, *kind, *rest;
+    enum wl_kind k;
+
+    snprintf(buf, sizeof(buf), "%s", arg);
+    colon = strchr(buf, ':');
+    if (!colon) {
+        fprintf(stderr, "femu-sim: --phase %s: expected NAME:KIND[,...]\n",
+                arg);
+        return -1;
+    }
+    *colon = '\0';
+    kind = colon + 1;
+    rest = strchr(kind, ',');
+    if (rest) {
+        *rest++ = '\0';
+    }
+    if (!strcmp(kind, "seqfill")) {
+        k = WL_SEQFILL;
+    } else if (!strcmp(kind, "randwrite")) {
+        k = WL_RANDWRITE;
+    } else if (!strcmp(kind, "hotcold")) {
+        k = WL_HOTCOLD;
+    } else if (!strcmp(kind, "randtrim")) {
+        k = WL_RANDTRIM;
+    } else {
+        fprintf(stderr, "femu-sim: --phase %s: unknown kind '%s'\n", arg,
+                kind);
+        return -1;
+    }
+    spec_defaults(sp, k, buf);
+    if (rest && *rest && each_kv(rest, spec_cb, sp) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+struct wafrun {
+    uint64_t fill_bs, age, measure, bs;
+    double zipf;
+    uint32_t pid;
+};
+
+static int wafrun_cb(void *ctx, const char *k, const char *v)
+{
+    struct wafrun *w = ctx;
+    uint64_t *dst = NULL;
+
+    if (!strcmp(k, "zipf")) {
+        w->zipf = strtod(v, NULL);
+        return 0;
+    }
+    if (!strcmp(k, "pid")) {
+        w->pid = (uint32_t)strtoul(v, NULL, 0);
+        return 0;
+    }
+    if (!strcmp(k, "fill_bs")) {
+        dst = &w->fill_bs;
+    } else if (!strcmp(k, "age")) {
+        dst = &w->age;
+    } else if (!strcmp(k, "measure")) {
+        dst = &w->measure;
+    } else if (!strcmp(k, "bs")) {
+        dst = &w->bs;
+    }
+    if (!dst || wl_parse_size(v, dst) < 0) {
+        fprintf(stderr, "femu-sim: --waf-run %s=%s: unknown key or bad "
+                "size\n", k, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int add_wafrun(const char *arg, struct wl_spec *ph, int *nph)
+{
+    struct wafrun w = {
+        .fill_bs = 128 * 1024,
+        .age = UINT64_C(4) << 30,
+        .measure = UINT64_C(4) << 30,
+        .bs = 4096,
+        .pid = FTL_PID_NONE,
+    };
+    char buf[512];
+
+    if (arg) {
+        snprintf(buf, sizeof(buf), "%s", arg);
+        if (each_kv(buf, wafrun_cb, &w) < 0) {
+            return -1;
+        }
+    }
+    if (*nph + 3 > MAX_PHASES) {
+        fprintf(stderr, "femu-sim: too many phases\n");
+        return -1;
+    }
+    spec_defaults(&ph[*nph], WL_SEQFILL, "fill");
+    ph[*nph].bs = w.fill_bs;
+    ph[*nph].pid = w.pid;
+    spec_defaults(&ph[*nph + 1], WL_RANDWRITE, "age");
+    ph[*nph + 1].bs = w.bs;
+    ph[*nph + 1].size = w.age;
+    ph[*nph + 1].zipf_theta = w.zipf;
+    ph[*nph + 1].pid = w.pid;
+    ph[*nph + 2] = ph[*nph + 1];
+    snprintf(ph[*nph + 2].name, sizeof(ph[*nph + 2].name), "measure");
+    ph[*nph + 2].size = w.measure;
+    *nph += 3;
+    return 0;
+}
+
+static const char *kind_name(enum wl_kind k)
+{
+    switch (k) {
+    case WL_SEQFILL:
+        return "seqfill";
+    case WL_RANDWRITE:
+        return "randwrite";
+    case WL_HOTCOLD:
+        return "hotcold";
+    case WL_RANDTRIM:
+        return "randtrim";
+    }
+    return "?";
+}
+
+static void diff_counters(const struct ftl_counters *a,
+                          const struct ftl_counters *b,
+                          struct ftl_counters *d)
+{
+    d->host_pages_written = b->host_pages_written - a->host_pages_written;
+    d->gc_pages_moved = b->gc_pages_moved - a->gc_pages_moved;
+    d->host_pages_programmed =
+        b->host_pages_programmed - a->host_pages_programmed;
+    d->blocks_erased = b->blocks_erased - a->blocks_erased;
+    d->gc_lines_collected = b->gc_lines_collected - a->gc_lines_collected;
+    d->forced_gc_lines = b->forced_gc_lines - a->forced_gc_lines;
+    d->host_pages_read = b->host_pages_read - a->host_pages_read;
+    d->fdp_hbmw = b->fdp_hbmw - a->fdp_hbmw;
+    d->fdp_mbmw = b->fdp_mbmw - a->fdp_mbmw;
+    d->fdp_mbe = b->fdp_mbe - a->fdp_mbe;
+}
+
+/* WAF x 1000 of counter differences, like waf-run.sh computes it */
+static uint32_t waf_of(const struct ftl_counters *d)
+{
+    if (d->host_pages_written == 0) {
+        return 1000;
+    }
+    return (uint32_t)((d->host_pages_programmed + d->gc_pages_moved) * 1000 /
+                      d->host_pages_written);
+}
+
+static int run_phase(struct ftl *ftl, const struct sim_opts *o,
+                     const struct wl_spec *sp, int idx, uint64_t *now,
+                     struct phase_result *r)
+{
+    struct wl_gen g;
+    struct wl_req rq;
+    struct ftl_counters before, after;
+    struct ftl_fdp_event ev;
+    char err[256];
+    uint64_t start = *now;
+
+    if (wl_gen_init(&g, sp, ftl_ns_blocks(ftl), ftl_config_of(ftl)->secsz,
+                    o->seed * 1000003u + (uint64_t)idx, err,
+                    sizeof(err)) < 0) {
+        fprintf(stderr, "femu-sim: %s\n", err);
+        return -1;
+    }
+    memset(r, 0, sizeof(*r));
+    r->spec = *sp;
+    ftl_get_counters(ftl, &before);
+    while (wl_gen_next(&g, &rq)) {
+        if (rq.trim) {
+            ftl_trim(ftl, rq.slba, rq.nlb);
+        } else {
+            uint64_t t = ftl_write(ftl, rq.slba, rq.nlb, rq.pid, *now);
+            if (t == FTL_TIME_ERROR) {
+                r->write_errors++;
+            } else if (o->timing) {
+                *now = t; /* QD1: the next request follows completion */
+            }
+        }
+        ftl_background_gc(ftl, *now);
+        r->requests++;
+    }
+    while (ftl_fdp_pop_event(ftl, &ev)) {
+        r->events++;
+    }
+    ftl_get_counters(ftl, &after);
+    diff_counters(&before, &after, &r->d);
+    r->waf_x1000 = waf_of(&r->d);
+    r->emul_ns = *now - start;
+    return 0;
+}
+
+static void print_human(const struct ftl *ftl, const struct sim_opts *o,
+                        const struct phase_result *r, int n,
+                        const struct ftl_counters *tot)
+{
+    const struct ftl_config *c = ftl_config_of(ftl);
+    uint64_t nsb = ftl_ns_blocks(ftl);
+
+    printf("femu-sim: nchs=%u luns_per_ch=%u pls_per_lun=%u blks_per_pl=%u "
+           "pgs_per_blk=%u secsz=%u secs_per_pg=%u",
+           c->nchs, c->luns_per_ch, c->pls_per_lun, c->blks_per_pl,
+           c->pgs_per_blk, c->secsz, c->secs_per_pg);
+    if (c->op_pcent >= 0) {
+        printf(" op_pcent=%d", c->op_pcent);
+    } else {
+        printf(" devsz_mb=%llu", (unsigned long long)c->devsz_mb);
+    }
+    printf(" gc_thres_pcent=%u gc_thres_pcent_high=%u gc_policy=%s "
+           "hot_cold_sep=%s fdp.nruh=%u seed=%llu\n",
+           c->gc_thres_pcent, c->gc_thres_pcent_high,
+           ftl_gc_policy_name(c->gc_policy), c->hot_cold_sep ? "on" : "off",
+           c->fdp_nruh, (unsigned long long)o->seed);
+    printf("namespace: %llu blocks of %u B (%.2f GB), %u lines of %llu B, "
+           "FTL metadata %.2f B per NAND page\n",
+           (unsigned long long)nsb, c->secsz, (double)nsb * c->secsz / 1e9,
+           ftl_total_lines(ftl), (unsigned long long)ftl_line_bytes(ftl),
+           (double)ftl_meta_bytes(ftl) / (double)ftl_nand_pages(ftl));
+    printf("%-10s %-10s %8s %8s %12s %12s %12s %9s %8s %8s %6s %10s\n",
+           "phase", "workload", "bs", "requests", "host_written",
+           "gc_moved", "programmed", "waf_x1000", "gc_lines", "forced",
+           "errors", "emul_s");
+    for (int i = 0; i < n; i++) {
+        const struct phase_result *p = &r[i];
+        printf("%-10s %-10s %8llu %8llu %12llu %12llu %12llu %9u %8llu "
+               "%8llu %6llu %10.3f\n",
+               p->spec.name, kind_name(p->spec.kind),
+               (unsigned long long)p->spec.bs,
+               (unsigned long long)p->requests,
+               (unsigned long long)p->d.host_pages_written,
+               (unsigned long long)p->d.gc_pages_moved,
+               (unsigned long long)p->d.host_pages_programmed, p->waf_x1000,
+               (unsigned long long)p->d.gc_lines_collected,
+               (unsigned long long)p->d.forced_gc_lines,
+               (unsigned long long)p->write_errors, p->emul_ns / 1e9);
+    }
+    if (c->fdp_nruh > 0) {
+        printf("fdp (bytes): ");
+        for (int i = 0; i < n; i++) {
+            printf("%s%s hbmw=%llu mbmw=%llu mbe=%llu events=%llu",
+                   i ? "; " : "", r[i].spec.name,
+                   (unsigned long long)r[i].d.fdp_hbmw,
+                   (unsigned long long)r[i].d.fdp_mbmw,
+                   (unsigned long long)r[i].d.fdp_mbe,
+                   (unsigned long long)r[i].events);
+        }
+        printf("\n");
+    }
+    printf("C0h since start: waf_x1000=%u host_pages_written=%llu "
+           "gc_pages_moved=%llu host_pages_programmed=%llu\n",
+           ftl_waf_x1000(ftl), (unsigned long long)tot->host_pages_written,
+           (unsigned long long)tot->gc_pages_moved,
+           (unsigned long long)tot->host_pages_programmed);
+}
+
+static void json_counters(const struct ftl_counters *d)
+{
+    printf("\"host_pages_written\": %llu, \"gc_pages_moved\": %llu, "
+           "\"host_pages_programmed\": %llu, \"blocks_erased\": %llu, "
+           "\"gc_lines_collected\": %llu, \"forced_gc_lines\": %llu, "
+           "\"fdp_hbmw\": %llu, \"fdp_mbmw\": %llu, \"fdp_mbe\": %llu",
+           (unsigned long long)d->host_pages_written,
+           (unsigned long long)d->gc_pages_moved,
+           (unsigned long long)d->host_pages_programmed,
+           (unsigned long long)d->blocks_erased,
+           (unsigned long long)d->gc_lines_collected,
+           (unsigned long long)d->forced_gc_lines,
+           (unsigned long long)d->fdp_hbmw, (unsigned long long)d->fdp_mbmw,
+           (unsigned long long)d->fdp_mbe);
+}
+
+static void print_json(const struct ftl *ftl, const struct sim_opts *o,
+                       const struct phase_result *r, int n,
+                       const struct ftl_counters *tot)
+{
+    const struct ftl_config *c = ftl_config_of(ftl);
+
+    printf("{\"config\": {\"nchs\": %u, \"luns_per_ch\": %u, "
+           "\"pls_per_lun\": %u, \"blks_per_pl\": %u, \"pgs_per_blk\": %u, "
+           "\"secsz\": %u, \"secs_per_pg\": %u, \"op_pcent\": %d, "
+           "\"devsz_mb\": %llu, \"gc_thres_pcent\": %u, "
+           "\"gc_thres_pcent_high\": %u, \"gc_policy\": \"%s\", "
+           "\"hot_cold_sep\": %s, \"fdp_nruh\": %u, \"seed\": %llu, "
+           "\"ns_blocks\": %llu, \"lines\": %u, \"line_bytes\": %llu, "
+           "\"meta_bytes_per_nand_page\": %.3f},\n \"phases\": [",
+           c->nchs, c->luns_per_ch, c->pls_per_lun, c->blks_per_pl,
+           c->pgs_per_blk, c->secsz, c->secs_per_pg, c->op_pcent,
+           (unsigned long long)c->devsz_mb, c->gc_thres_pcent,
+           c->gc_thres_pcent_high, ftl_gc_policy_name(c->gc_policy),
+           c->hot_cold_sep ? "true" : "false", c->fdp_nruh,
+           (unsigned long long)o->seed,
+           (unsigned long long)ftl_ns_blocks(ftl), ftl_total_lines(ftl),
+           (unsigned long long)ftl_line_bytes(ftl),
+           (double)ftl_meta_bytes(ftl) / (double)ftl_nand_pages(ftl));
+    for (int i = 0; i < n; i++) {
+        const struct phase_result *p = &r[i];
+        printf("%s\n  {\"name\": \"%s\", \"workload\": \"%s\", \"bs\": %llu, "
+               "\"zipf\": %g, \"requests\": %llu, \"waf_x1000\": %u, ",
+               i ? "," : "", p->spec.name, kind_name(p->spec.kind),
+               (unsigned long long)p->spec.bs, p->spec.zipf_theta,
+               (unsigned long long)p->requests, p->waf_x1000);
+        json_counters(&p->d);
+        printf(", \"write_errors\": %llu, \"fdp_events\": %llu, "
+               "\"emul_ns\": %llu}",
+               (unsigned long long)p->write_errors,
+               (unsigned long long)p->events,
+               (unsigned long long)p->emul_ns);
+    }
+    printf("],\n \"total\": {\"waf_x1000\": %u, ", ftl_waf_x1000(ftl));
+    json_counters(tot);
+    printf("}}\n");
+}
+
+int main(int argc, char **argv)
+{
+    static struct wl_spec phases[MAX_PHASES];
+    static struct phase_result res[MAX_PHASES];
+    struct sim_opts o;
+    int nph = 0;
+    struct ftl *ftl;
+    struct ftl_counters tot;
+    char err[512];
+    uint64_t now = 0;
+
+    memset(&o, 0, sizeof(o));
+    ftl_config_default(&o.cfg);
+    o.gc_delay = true;
+    o.delay = FTL_DELAY_CONFIGURED;
+    o.timing = true;
+    o.seed = 1;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            o.json = true;
+        } else if (!strncmp(a, "--seed=", 7)) {
+            if (parse_u64(a + 7, &o.seed) < 0) {
+                fprintf(stderr, "femu-sim: %s: not a number\n", a);
+                return 2;
+            }
+        } else if (!strncmp(a, "--timing=", 9)) {
+            if (parse_bool(a + 9, &o.timing) < 0) {
+                fprintf(stderr, "femu-sim: %s: on or off\n", a);
+                return 2;
+            }
+        } else if (!strcmp(a, "--phase") || !strncmp(a, "--phase=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i]
+                                                                : NULL);
+            if (!v || nph == MAX_PHASES || parse_phase(v, &phases[nph]) < 0) {
+                if (!v) {
+                    fprintf(stderr, "femu-sim: --phase needs a value\n");
+                }
+                return 2;
+            }
+            nph++;
+        } else if (!strcmp(a, "--waf-run") || !strncmp(a, "--waf-run=", 10)) {
+            if (add_wafrun(a[9] == '=' ? a + 10 : NULL, phases, &nph) < 0) {
+                return 2;
+            }
+        } else if (a[0] == '-') {
+            fprintf(stderr, "femu-sim: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            char buf[1024];
+            snprintf(buf, sizeof(buf), "%s", a);
+            if (each_kv(buf, prop_cb, &o) < 0) {
+                return 2;
+            }
+        }
+    }
+    if (nph == 0 && add_wafrun(NULL, phases, &nph) < 0) {
+        return 2;
+    }
+    o.cfg.seed = o.seed;
+    ftl = ftl_new(&o.cfg, err, sizeof(err));
+    if (!ftl) {
+        fprintf(stderr, "femu-sim: %s\n", err);
+        return 1;
+    }
+    ftl_set_gc_delay(ftl, o.gc_delay);
+    ftl_set_delay_mode(ftl, o.delay);
+    for (int i = 0; i < nph; i++) {
+        if (run_phase(ftl, &o, &phases[i], i, &now, &res[i]) < 0) {
+            ftl_free(ftl);
+            return 2;
+        }
+    }
+    ftl_get_counters(ftl, &tot);
+    if (o.json) {
+        print_json(ftl, &o, res, nph, &tot);
+    } else {
+        print_human(ftl, &o, res, nph, &tot);
+    }
+    ftl_free(ftl);
+    return 0;
+}

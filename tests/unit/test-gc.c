@@ -1,0 +1,312 @@
+/*
+ * GC (SPEC 2.3): each policy's victim on constructed cases, the
+ * background threshold and 1/8 rules, forced GC inside writes, and the
+ * error (not a crash) when nothing can be reclaimed.
+ */
+#include <stdlib.h>
+
+#include "test.h"
+
+/* small_cfg with timing off; lines 0..3 closed with the given valid
+ * counts (trimming the rest), line 0 closed first */
+static struct ftl *four_lines(enum ftl_gc_policy pol, const uint32_t vpc[4],
+                              uint64_t seed)
+{
+    struct ftl_config c;
+    struct ftl *f;
+
+    small_cfg(&c);
+    c.gc_policy = pol;
+    c.seed = seed;
+    f = must_new(&c);
+    if (!f) {
+        return NULL;
+    }
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    for (uint32_t lpn = 0; lpn < 4 * f->ppl; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    for (uint32_t l = 0; l < 4; l++) {
+        CHECK_EQ(f->ln.line[l].state, FTL_LINE_CLOSED);
+        for (uint32_t i = vpc[l]; i < f->ppl; i++) {
+            tpage(f, l * f->ppl + i);
+        }
+        CHECK_EQ(f->ln.line[l].vpc, vpc[l]);
+    }
+    return f;
+}
+
+static void test_policies(void)
+{
+    /* line 0 oldest with 34 invalid, line 1 fewest valid (40 invalid) */
+    static const uint32_t vpc[4] = { 30, 24, 44, 64 };
+    struct ftl *f;
+    uint32_t hits[4] = { 0 };
+
+    f = four_lines(FTL_GC_GREEDY, vpc, 1);
+    if (f) {
+        CHECK_EQ(ftl_gc_pick_victim(f), 1);
+        ftl_free(f);
+    }
+    f = four_lines(FTL_GC_FIFO, vpc, 1);
+    if (f) {
+        CHECK_EQ(ftl_gc_pick_victim(f), 0);
+        /* after collecting the oldest, the next oldest */
+        CHECK_EQ(ftl_gc_collect(f, 0, 0), 0);
+        CHECK_EQ(ftl_gc_pick_victim(f), 1);
+        CHECK_INVARIANTS(f);
+        ftl_free(f);
+    }
+    /* cost-benefit: age x (1-u) / 2u.  Line 0: age 193, u = 30/64 ->
+     * 109.4; line 1: age 129, u = 24/64 -> 107.5: the older line wins
+     * although greedy would take line 1 */
+    f = four_lines(FTL_GC_COST_BENEFIT, vpc, 1);
+    if (f) {
+        CHECK_EQ(ftl_gc_pick_victim(f), 0);
+        ftl_free(f);
+    }
+    /* with line 1 much emptier it wins despite being younger */
+    {
+        static const uint32_t v2[4] = { 30, 8, 44, 64 };
+        f = four_lines(FTL_GC_COST_BENEFIT, v2, 1);
+        if (f) {
+            CHECK_EQ(ftl_gc_pick_victim(f), 1);
+            ftl_free(f);
+        }
+    }
+    /* random: uniform over the closed lines (deterministic seed) */
+    f = four_lines(FTL_GC_RANDOM, vpc, 7);
+    if (f) {
+        for (int i = 0; i < 4000; i++) {
+            uint32_t v = ftl_gc_pick_victim(f);
+            CHECK(v < 4);
+            if (v < 4) {
+                hits[v]++;
+            }
+        }
+        for (int l = 0; l < 4; l++) {
+            /* expected 1000 each; +-20% is > 6 standard deviations */
+            CHECK(hits[l] > 800 && hits[l] < 1200);
+        }
+        ftl_free(f);
+    }
+    /* d-choice: best of 4 samples -> the emptiest line 1 with probability
+     * 1 - (3/4)^4 = 68%, the fullest line 3 only if all 4 samples hit it
+     * (0.4%) */
+    memset(hits, 0, sizeof(hits));
+    f = four_lines(FTL_GC_DCHOICE, vpc, 9);
+    if (f) {
+        for (int i = 0; i < 4000; i++) {
+            uint32_t v = ftl_gc_pick_victim(f);
+            CHECK(v < 4);
+            if (v < 4) {
+                hits[v]++;
+            }
+        }
+        CHECK(hits[1] > 2400 && hits[1] < 3050);
+        CHECK(hits[3] < 60);
+        ftl_free(f);
+    }
+    /* a line with no valid page is the best victim for every policy */
+    for (int p = 0; p <= FTL_GC_DCHOICE; p++) {
+        static const uint32_t v3[4] = { 0, 0, 0, 0 };
+        f = four_lines((enum ftl_gc_policy)p, v3, 1);
+        if (f) {
+            uint32_t v = ftl_gc_pick_victim(f);
+            CHECK(v < 4 && f->ln.line[v].vpc == 0);
+            ftl_free(f);
+        }
+    }
+}
+
+static void test_collect(void)
+{
+    static const uint32_t vpc[4] = { 30, 24, 44, 64 };
+    struct ftl *f = four_lines(FTL_GC_GREEDY, vpc, 1);
+
+    if (!f) {
+        return;
+    }
+    CHECK_EQ(ftl_gc_collect(f, 1, 0), 0);
+    /* valid pages moved, the line erased and free again */
+    CHECK_EQ(f->ctr.gc_pages_moved, 24);
+    CHECK_EQ(f->ctr.gc_lines_collected, 1);
+    CHECK_EQ(f->ctr.blocks_erased, f->blks_per_line);
+    CHECK_EQ(f->ln.line[1].state, FTL_LINE_FREE);
+    /* the moved data still reads back from its new place */
+    for (uint32_t i = 0; i < 24; i++) {
+        uint32_t ppa = f->maptbl[f->ppl + i];
+        CHECK(ppa != FTL_NONE && ppa / f->ppl != 1);
+        CHECK(f->ln.line[ppa / f->ppl].is_gc);
+    }
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/* Background GC: thresholds and the 1/8 rule. */
+static void test_background(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+
+    small_cfg(&c);
+    c.gc_thres_pcent = 25; /* 8 of 32 lines */
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    CHECK_EQ(f->thres_lines, 8);
+    for (uint32_t lpn = 0; lpn < 7 * f->ppl; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    /* line 0 entirely invalid, but only 7 lines in use: no GC */
+    for (uint32_t i = 0; i < f->ppl; i++) {
+        tpage(f, i);
+    }
+    ftl_background_gc(f, 0);
+    CHECK_EQ(f->ctr.gc_lines_collected, 0);
+    /* 8 lines in use: one victim collected per call */
+    for (uint32_t lpn = 7 * f->ppl; lpn < 8 * f->ppl; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    CHECK_EQ(ftl_total_lines(f) - ftl_free_lines(f), 8);
+    ftl_background_gc(f, 0);
+    CHECK_EQ(f->ctr.gc_lines_collected, 1);
+    CHECK_EQ(f->ctr.gc_pages_moved, 0);
+    CHECK_EQ(f->ln.line[0].state, FTL_LINE_FREE);
+    /* back at 7 lines in use: nothing more, even with invalid pages */
+    for (uint32_t i = 0; i < 20; i++) {
+        tpage(f, f->ppl + i);
+    }
+    ftl_background_gc(f, 0);
+    CHECK_EQ(f->ctr.gc_lines_collected, 1);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+
+    /* a clean 1/8 case: lines with 7 and then 8 invalid pages */
+    small_cfg(&c);
+    c.gc_thres_pcent = 10; /* 4 lines */
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    for (uint32_t lpn = 0; lpn < 4 * f->ppl; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    for (uint32_t l = 0; l < 4; l++) {
+        for (uint32_t i = 0; i < 7; i++) {
+            tpage(f, l * f->ppl + i);
+        }
+    }
+    ftl_background_gc(f, 0);
+    CHECK_EQ(f->ctr.gc_lines_collected, 0);
+    tpage(f, 2 * f->ppl + 7);
+    ftl_background_gc(f, 0);
+    CHECK_EQ(f->ctr.gc_lines_collected, 1);
+    CHECK_EQ(f->ctr.gc_pages_moved, f->ppl - 8);
+    CHECK_EQ(f->ln.line[2].state, FTL_LINE_FREE);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/* Forced GC runs inside writes, as often as needed, without the caller
+ * ever calling background GC. */
+static void test_forced(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    uint64_t s = 42;
+    uint32_t errors = 0, max_used = 0;
+
+    small_cfg(&c);
+    c.devsz_mb = 7;
+    c.gc_thres_pcent = 95;
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    for (int i = 0; i < 30000; i++) {
+        uint32_t lpn = (uint32_t)(trand(&s) % ftl_logical_pages(f));
+        if (wpage(f, lpn, 0) == FTL_TIME_ERROR) {
+            errors++;
+        }
+        if (ftl_total_lines(f) - ftl_free_lines(f) > max_used) {
+            max_used = ftl_total_lines(f) - ftl_free_lines(f);
+        }
+        /* after each write the lines in use are at most the threshold */
+        if (ftl_total_lines(f) - ftl_free_lines(f) > f->thres_high_lines) {
+            CHECK(0);
+            break;
+        }
+    }
+    CHECK_EQ(errors, 0);
+    CHECK(f->ctr.forced_gc_lines > 0);
+    CHECK_EQ(f->ctr.forced_gc_lines, f->ctr.gc_lines_collected);
+    CHECK_EQ(max_used, f->thres_high_lines);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/* Nothing reclaimable: every line in use full of valid data.  A valid
+ * configuration cannot get here, so lower the threshold behind the
+ * validator's back: the write must fail cleanly. */
+static void test_nothing_reclaimable(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    uint64_t t;
+
+    small_cfg(&c);
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    for (uint32_t lpn = 0; lpn < 2 * f->ppl; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    f->thres_high_lines = 2;
+    t = wpage(f, 5, 0);
+    CHECK_EQ(t, FTL_TIME_ERROR);
+    /* the old data is still mapped and consistent */
+    CHECK(f->maptbl[5] != FTL_NONE);
+    CHECK_INVARIANTS(f);
+    /* with a reclaimable line, forced GC succeeds again */
+    for (uint32_t i = 0; i < f->ppl; i++) {
+        tpage(f, f->ppl + i);
+    }
+    CHECK(wpage(f, 5, 0) != FTL_TIME_ERROR);
+    CHECK_EQ(f->ctr.forced_gc_lines, 1);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/* Forced GC with a policy whose pick has no invalid page (fifo's oldest
+ * line full) falls back to a line that frees space. */
+static void test_forced_fallback(void)
+{
+    static const uint32_t vpc[4] = { 64, 64, 0, 64 };
+    struct ftl *f = four_lines(FTL_GC_FIFO, vpc, 1);
+
+    if (!f) {
+        return;
+    }
+    f->thres_high_lines = 4;
+    CHECK_EQ(ftl_gc_forced(f, 0), 0);
+    CHECK_EQ(f->ln.line[2].state, FTL_LINE_FREE);
+    CHECK_EQ(f->ln.line[0].state, FTL_LINE_CLOSED);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+int main(void)
+{
+    test_policies();
+    test_collect();
+    test_background();
+    test_forced();
+    test_nothing_reclaimable();
+    test_forced_fallback();
+    return test_done("test-gc");
+}

@@ -1,0 +1,259 @@
+/*
+ * Placement streams: hot/cold routing and where GC relocations go; FDP
+ * reclaim unit handles: RUAMW, invalid placement ids, RUH update, byte
+ * counters, isolation under GC, 128 handles (SPEC 2.3, 3).
+ */
+#include <stdlib.h>
+
+#include "test.h"
+
+static uint32_t line_of(struct ftl *f, uint32_t lpn)
+{
+    return f->maptbl[lpn] / f->ppl;
+}
+
+static void test_hot_cold(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+
+    small_cfg(&c);
+    c.hot_cold_sep = true;
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    /* first writes are cold */
+    for (uint32_t lpn = 0; lpn < 10; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    /* overwrites are hot: another line, interleaved with cold writes */
+    wpage(f, 3, 0);
+    wpage(f, 20, 0);
+    wpage(f, 4, 0);
+    CHECK(line_of(f, 3) != line_of(f, 0));
+    CHECK_EQ(line_of(f, 3), line_of(f, 4));
+    CHECK_EQ(line_of(f, 20), line_of(f, 0));
+    CHECK_EQ(f->streams[1].line, line_of(f, 3));
+    CHECK_EQ(f->streams[0].line, line_of(f, 0));
+    /* a trimmed page's next write is a first write again (cold) */
+    tpage(f, 4);
+    wpage(f, 4, 0);
+    CHECK_EQ(line_of(f, 4), line_of(f, 0));
+    /* GC relocations go to the GC stream, apart from hot and cold */
+    for (uint32_t lpn = 100; lpn < 100 + 2 * f->ppl; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    {
+        uint32_t victim = line_of(f, 0);
+        CHECK_EQ(f->ln.line[victim].state, FTL_LINE_CLOSED);
+        CHECK_EQ(ftl_gc_collect(f, victim, 0), 0);
+        CHECK(f->ln.line[line_of(f, 0)].is_gc);
+        CHECK(line_of(f, 0) != f->streams[0].line);
+        CHECK(line_of(f, 0) != f->streams[1].line);
+        CHECK_EQ(f->streams[2].line, line_of(f, 0));
+    }
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+
+    /* without hot_cold_sep, overwrites share the host line */
+    small_cfg(&c);
+    f = must_new(&c);
+    if (f) {
+        wpage(f, 0, 0);
+        wpage(f, 1, 0);
+        wpage(f, 0, 0);
+        CHECK_EQ(line_of(f, 0), line_of(f, 1));
+        ftl_free(f);
+    }
+}
+
+/* the tutorial-04 device: 2 ch x 4 LUN x 64 lines, 8 MiB reclaim units */
+static void tut04_cfg(struct ftl_config *c, uint32_t nruh)
+{
+    ftl_config_default(c);
+    c->nchs = 2;
+    c->luns_per_ch = 4;
+    c->blks_per_pl = 64;
+    c->op_pcent = 50;
+    c->fdp_nruh = nruh;
+}
+
+static void test_fdp_accounting(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    struct ftl_fdp_event ev;
+    uint32_t l1;
+
+    tut04_cfg(&c, 4);
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    CHECK_EQ(ftl_line_bytes(f), 8388608);
+    for (uint32_t h = 0; h < 4; h++) {
+        CHECK_EQ(ftl_fdp_ruamw(f, h), 16384);
+    }
+    CHECK_EQ(ftl_fdp_ruamw(f, 4), 0);
+    /* three 4 KiB writes through placement id 1 */
+    for (int i = 0; i < 3; i++) {
+        ftl_write(f, 800 + 8 * i, 8, 1, 0);
+    }
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 16360);
+    CHECK_EQ(ftl_fdp_ruamw(f, 0), 16384);
+    CHECK_EQ(ftl_fdp_ruamw(f, 2), 16384);
+    CHECK_EQ(f->ctr.fdp_hbmw, 12288);
+    CHECK_EQ(f->ctr.fdp_mbmw, 12288);
+    CHECK_EQ(f->ctr.fdp_mbe, 0);
+    CHECK(!ftl_fdp_pop_event(f, &ev));
+    l1 = line_of(f, 100);
+    CHECK_EQ(f->ln.line[l1].owner, 1);
+    /* no directive: handle 0, no event */
+    ftl_write(f, 0, 8, FTL_PID_NONE, 0);
+    CHECK_EQ(ftl_fdp_ruamw(f, 0), 16376);
+    CHECK(!ftl_fdp_pop_event(f, &ev));
+    /* unknown placement id: handle 0 plus an Invalid Placement Identifier
+     * event (one per command, even for several pages) */
+    ftl_write(f, 64, 16, 9, 777);
+    CHECK_EQ(ftl_fdp_ruamw(f, 0), 16360);
+    CHECK(ftl_fdp_pop_event(f, &ev));
+    CHECK_EQ(ev.type, FTL_FDP_EVT_INVALID_PID);
+    CHECK_EQ(ev.pid, 9);
+    CHECK_EQ(ev.ruh, 0);
+    CHECK_EQ(ev.lba, 64);
+    CHECK_EQ(ev.nlb, 16);
+    CHECK_EQ(ev.time_ns, 777);
+    CHECK(!ftl_fdp_pop_event(f, &ev));
+    /* RUH update: a fresh reclaim unit for that handle only */
+    CHECK_EQ(ftl_fdp_ruh_update(f, 1, 0), 0);
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 16384);
+    CHECK_EQ(ftl_fdp_ruamw(f, 0), 16360);
+    CHECK(ftl_fdp_pop_event(f, &ev));
+    CHECK_EQ(ev.type, FTL_FDP_EVT_RU_NOT_FULLY_WRITTEN);
+    CHECK_EQ(ev.ruh, 1);
+    CHECK_EQ(f->ln.line[l1].state, FTL_LINE_CLOSED);
+    ftl_write(f, 4000, 8, 1, 0);
+    CHECK(line_of(f, 500) != l1);
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 16376);
+    CHECK(ftl_fdp_ruh_update(f, 4, 0) < 0);
+    CHECK_INVARIANTS(f);
+    /* the event queue keeps the newest FTL_FDP_EVENT_QUEUE events */
+    for (uint32_t i = 0; i < FTL_FDP_EVENT_QUEUE + 5; i++) {
+        ftl_write(f, 8 * i, 8, 100 + i, 0);
+    }
+    {
+        uint32_t n = 0, first = 0;
+        while (ftl_fdp_pop_event(f, &ev)) {
+            if (n++ == 0) {
+                first = ev.pid;
+            }
+        }
+        CHECK_EQ(n, FTL_FDP_EVENT_QUEUE);
+        CHECK_EQ(first, 105);
+    }
+    ftl_free(f);
+
+    /* 4 KiB logical blocks: RUAMW counts 4 KiB blocks */
+    tut04_cfg(&c, 2);
+    c.secsz = 4096;
+    f = must_new(&c);
+    if (f) {
+        CHECK_EQ(ftl_fdp_ruamw(f, 1), 2048);
+        ftl_write(f, 10, 3, 1, 0);
+        CHECK_EQ(ftl_fdp_ruamw(f, 1), 2045);
+        CHECK_EQ(f->ctr.fdp_hbmw, 12288);
+        ftl_free(f);
+    }
+    /* FDP off: no handles, RUAMW 0, RUH update refused */
+    tut04_cfg(&c, 0);
+    f = must_new(&c);
+    if (f) {
+        CHECK_EQ(ftl_fdp_ruamw(f, 0), 0);
+        CHECK(ftl_fdp_ruh_update(f, 0, 0) < 0);
+        ftl_write(f, 0, 8, 5, 0); /* pid ignored, no event */
+        CHECK(!ftl_fdp_pop_event(f, &ev));
+        ftl_free(f);
+    }
+}
+
+/* GC keeps handles persistently isolated; MBMW and MBE add up. */
+static void test_fdp_isolation(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    uint64_t s = 99, now = 0;
+    uint32_t half;
+
+    small_cfg(&c);
+    c.fdp_nruh = 2;
+    c.devsz_mb = 5;
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    half = ftl_logical_pages(f) / 2;
+    for (int i = 0; i < 40000; i++) {
+        uint32_t h = (uint32_t)(trand(&s) & 1);
+        uint32_t lpn = h * half + (uint32_t)(trand(&s) % half);
+        uint64_t t = ftl_write(f, (uint64_t)lpn * 8, 8, h, now);
+        CHECK(t != FTL_TIME_ERROR);
+        ftl_background_gc(f, now);
+    }
+    CHECK(f->ctr.gc_pages_moved > 0);
+    for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
+        const struct ftl_line *l = &f->ln.line[id];
+        uint32_t bad = 0;
+        if (l->state == FTL_LINE_FREE) {
+            continue;
+        }
+        for (uint32_t sq = 0; sq < f->ppl; sq++) {
+            uint32_t lpn = f->rmap[id * f->ppl + sq];
+            if (lpn != FTL_NONE && lpn / half != l->owner) {
+                bad++;
+            }
+        }
+        CHECK_EQ(bad, 0);
+    }
+    CHECK_EQ(f->ctr.fdp_mbmw,
+             (f->ctr.host_pages_programmed + f->ctr.gc_pages_moved) * 4096);
+    CHECK_EQ(f->ctr.fdp_mbe, f->ctr.gc_lines_collected * ftl_line_bytes(f));
+    CHECK_EQ(f->ctr.fdp_hbmw, f->ctr.host_pages_written * 4096);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/* 128 handles on the default geometry: each opens its unit lazily. */
+static void test_fdp_many_handles(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+
+    ftl_config_default(&c);
+    c.fdp_nruh = 128;
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    CHECK_EQ(ftl_free_lines(f), 256);
+    for (uint32_t h = 0; h < 128; h++) {
+        CHECK(ftl_write(f, h * 8, 8, h, 0) != FTL_TIME_ERROR);
+    }
+    CHECK_EQ(ftl_free_lines(f), 128);
+    for (uint32_t h = 0; h < 128; h++) {
+        CHECK_EQ(ftl_fdp_ruamw(f, h), 16384 * 8 - 8);
+        CHECK_EQ(f->ln.line[line_of(f, h)].owner, h);
+    }
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+int main(void)
+{
+    test_hot_cold();
+    test_fdp_accounting();
+    test_fdp_isolation();
+    test_fdp_many_handles();
+    return test_done("test-placement");
+}

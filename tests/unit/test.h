@@ -1,0 +1,120 @@
+/*
+ * Tiny assertion helper for the FTL unit tests: a failed check prints
+ * where and what, the test goes on, and main returns non-zero.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef FEMU_TEST_H
+#define FEMU_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ftl-int.h"
+
+static int test_failures;
+static int test_checks;
+
+#define CHECK(cond)                                                      \
+    do {                                                                 \
+        test_checks++;                                                   \
+        if (!(cond)) {                                                   \
+            test_failures++;                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,       \
+                    __LINE__, #cond);                                    \
+        }                                                                \
+    } while (0)
+
+#define CHECK_EQ(a, b)                                                   \
+    do {                                                                 \
+        uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                 \
+        test_checks++;                                                   \
+        if (a_ != b_) {                                                  \
+            test_failures++;                                             \
+            fprintf(stderr, "%s:%d: %s == %s failed: %" PRIu64           \
+                    " != %" PRIu64 "\n", __FILE__, __LINE__, #a, #b, a_, \
+                    b_);                                                 \
+        }                                                                \
+    } while (0)
+
+#define CHECK_STR(hay, needle)                                           \
+    do {                                                                 \
+        test_checks++;                                                   \
+        if (!strstr((hay), (needle))) {                                  \
+            test_failures++;                                             \
+            fprintf(stderr, "%s:%d: \"%s\" does not contain \"%s\"\n",   \
+                    __FILE__, __LINE__, (hay), (needle));                \
+        }                                                                \
+    } while (0)
+
+#define CHECK_INVARIANTS(ftl)                                            \
+    do {                                                                 \
+        char e_[256];                                                    \
+        test_checks++;                                                   \
+        if (ftl_check_invariants((ftl), e_, sizeof(e_)) != 0) {          \
+            test_failures++;                                             \
+            fprintf(stderr, "%s:%d: invariants: %s\n", __FILE__,         \
+                    __LINE__, e_);                                       \
+        }                                                                \
+    } while (0)
+
+static inline int test_done(const char *name)
+{
+    printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
+    return test_failures ? 1 : 0;
+}
+
+/* 2 ch x 2 LUN x 32 lines x 16 pages: 64 pages (256 KiB) per line,
+ * 8 MiB NAND, 4 MiB namespace; small enough to walk all state. */
+static inline void small_cfg(struct ftl_config *c)
+{
+    ftl_config_default(c);
+    c->nchs = 2;
+    c->luns_per_ch = 2;
+    c->blks_per_pl = 32;
+    c->pgs_per_blk = 16;
+    c->devsz_mb = 4;
+}
+
+/* The tutorial-02 geometry: 2 GiB NAND, 128 lines of 16 MiB. */
+static inline void tut02_cfg(struct ftl_config *c)
+{
+    ftl_config_default(c);
+    c->nchs = 4;
+    c->luns_per_ch = 4;
+    c->blks_per_pl = 128;
+    c->op_pcent = 25;
+}
+
+static inline struct ftl *must_new(const struct ftl_config *c)
+{
+    char err[512];
+    struct ftl *f = ftl_new(c, err, sizeof(err));
+    if (!f) {
+        fprintf(stderr, "ftl_new: %s\n", err);
+        test_failures++;
+    }
+    return f;
+}
+
+/* deterministic test randomness */
+static inline uint64_t trand(uint64_t *s)
+{
+    return ftl_rng_next(s);
+}
+
+/* write one page (4 KiB, 8 blocks of 512 B) at lpn */
+static inline uint64_t wpage(struct ftl *f, uint32_t lpn, uint64_t now)
+{
+    return ftl_write(f, (uint64_t)lpn * f->blocks_per_page,
+                     f->blocks_per_page, FTL_PID_NONE, now);
+}
+
+static inline void tpage(struct ftl *f, uint32_t lpn)
+{
+    ftl_trim(f, (uint64_t)lpn * f->blocks_per_page, f->blocks_per_page);
+}
+
+#endif
