@@ -211,6 +211,15 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now);
 /* Forced GC (inside a write).  0, or -1 when nothing can be reclaimed. */
 int ftl_gc_forced(struct ftl *ftl, uint64_t now);
 
+static inline void ftl_prefetch_w(const void *p)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1, 1);
+#else
+    (void)p;
+#endif
+}
+
 static inline uint32_t ftl_used_lines(const struct ftl *ftl)
 {
     return ftl->ln.nlines - ftl->ln.nfree;

@@ -17,6 +17,9 @@
  */
 #include "ftl-int.h"
 
+/* pages of look-ahead when relocating a victim */
+#define GC_PREFETCH 16
+
 static uint32_t pick_random(struct ftl *ftl)
 {
     struct ftl_lines *ln = &ftl->ln;
@@ -109,6 +112,14 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
     for (uint32_t seq = 0; seq < ftl->ppl && l->vpc > 0; seq++) {
         uint32_t lpn = ftl->rmap[base + seq];
 
+        /* the mapping entries a victim's pages belong to are scattered:
+         * fetch them a few pages ahead (rmap itself is read in order) */
+        if (seq + GC_PREFETCH < ftl->ppl) {
+            uint32_t ahead = ftl->rmap[base + seq + GC_PREFETCH];
+            if (ahead != FTL_NONE) {
+                ftl_prefetch_w(&ftl->maptbl[ahead]);
+            }
+        }
         if (lpn != FTL_NONE) {
             uint64_t t = now;
             uint32_t ppa;
@@ -122,7 +133,11 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                 ftl_line_close(ln, victim, l->close_clock);
                 return -1;
             }
-            ftl_map_set(ftl, lpn, ppa);
+            /* the old copy is this victim page: no lookup needed */
+            ftl->rmap[base + seq] = FTL_NONE;
+            l->vpc--;
+            ftl->maptbl[lpn] = ppa;
+            ftl->rmap[ppa] = lpn;
             ftl->ctr.gc_pages_moved++;
             ftl->ctr.fdp_mbmw += ftl->page_bytes;
         }
