@@ -19,6 +19,8 @@
 #include "ftl-int.h"
 #include "sim/workload.h"
 
+#define REPS 3
+
 static uint64_t cpu_ns(void)
 {
     struct timespec ts;
@@ -174,14 +176,26 @@ int main(int argc, char **argv)
            "blks_per_pl=128,op_pcent=25), gc_thres_pcent_high=95,\n"
            "#    steady state after a fill and 2x the namespace of 4 KiB "
            "random writes; %llu measured writes, CPU time,\n"
+           "#    best of %d runs (greedy and cost-benefit alternate),\n"
            "#    page ops = host programs + GC copies; timing model on\n",
-           (unsigned long long)nmeasure);
+           (unsigned long long)nmeasure, REPS);
     printf("%-14s %-14s %10s %12s %10s\n", "gc_thres_pcent", "gc_policy",
            "waf_x1000", "page_ops", "ns_per_op");
     for (int i = 0; i < 2; i++) {
         uint32_t t = i ? 95 : 75;
-        struct tput g = throughput(t, FTL_GC_GREEDY, nmeasure);
-        struct tput cb = throughput(t, FTL_GC_COST_BENEFIT, nmeasure);
+        struct tput g = { 1e30, 0, 0 }, cb = { 1e30, 0, 0 };
+        /* best of REPS: the machine is shared, the minimum is the run
+         * least disturbed by other processes */
+        for (int k = 0; k < REPS; k++) {
+            struct tput x = throughput(t, FTL_GC_GREEDY, nmeasure);
+            struct tput y = throughput(t, FTL_GC_COST_BENEFIT, nmeasure);
+            if (x.ns_per_op < g.ns_per_op) {
+                g = x;
+            }
+            if (y.ns_per_op < cb.ns_per_op) {
+                cb = y;
+            }
+        }
         printf("%-14u %-14s %10u %12llu %10.1f\n", t, "greedy", g.waf,
                (unsigned long long)g.ops, g.ns_per_op);
         printf("%-14u %-14s %10u %12llu %10.1f   (greedy/cost-benefit "

@@ -85,7 +85,7 @@ void ftl_line_put_free(struct ftl_lines *ln, uint32_t id)
     ln->line[id].owner = 0;
 }
 
-static void bucket_unlink(struct ftl_lines *ln, uint32_t id)
+static inline void bucket_unlink(struct ftl_lines *ln, uint32_t id)
 {
     struct ftl_line *l = &ln->line[id];
 
@@ -100,7 +100,7 @@ static void bucket_unlink(struct ftl_lines *ln, uint32_t id)
     l->bprev = l->bnext = FTL_NONE;
 }
 
-static void bucket_link(struct ftl_lines *ln, uint32_t id)
+static inline void bucket_link(struct ftl_lines *ln, uint32_t id)
 {
     struct ftl_line *l = &ln->line[id];
     uint32_t head = ln->bucket[l->vpc];
