@@ -177,6 +177,7 @@ static void femu_init_pci(FemuCtrl *n, Error **errp)
 
 static void femu_realize(PCIDevice *pdev, Error **errp)
 {
+    ERRP_GUARD();
     FemuCtrl *n = FEMU(pdev);
     char err[256];
     uint64_t bytes;

@@ -92,6 +92,11 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         }
         ftl_background_gc(n->ftl, req->arrival_ns);
         qemu_mutex_unlock(&n->ftl_lock);
+        if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
+            /* no free line could be made: a write fault, never a crash */
+            req->due_ns = req->arrival_ns;
+            return NVME_WRITE_FAULT;
+        }
     }
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;

@@ -1,0 +1,26 @@
+# Host-side helpers for tests/guest/femu-*.t (sourced).
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
+RUNNER=$ROOT/scripts/femu-run
+GUEST_DIR=$ROOT/tests/guest/femu
+
+need_runner() {
+    [ -x "$QEMU" ] || { echo "skip: $QEMU not built"; exit 77; }
+    [ -x "$RUNNER" ] || { echo "skip: $RUNNER missing"; exit 77; }
+    grep -q '"femu"' <("$QEMU" -device help 2>&1) ||
+        { echo "FAIL: $QEMU has no femu device"; exit 1; }
+}
+
+# femu_guest SCRIPT [RUNNER/QEMU ARGS...]: run common.sh + SCRIPT in the
+# guest; the job's status is the guest checks' result.  The runner exits
+# with the job's status, and non-zero when QEMU itself did not exit 0.
+femu_guest() {
+    local script=$1; shift
+    local job
+    job=$(mktemp /tmp/femu-job.XXXXXX)
+    { cat "$GUEST_DIR/common.sh" "$GUEST_DIR/$script"; echo 'finish'; } >"$job"
+    "$RUNNER" "$@" --script "$job"
+    local rc=$?
+    rm -f "$job"
+    return $rc
+}

@@ -1,0 +1,107 @@
+# Guest side of tests/guest/femu-basic.t.  Devices (in this order):
+#  vSSD0: nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25 (tutorial 01)
+#  vSSD1: small, pg_rd_lat = pg_wr_lat = 5 ms (timing is measurable
+#         above the emulator's own overhead under TCG)
+A=$(ctrl_of vSSD0) || { bad "no controller with SN vSSD0"; finish; exit; }
+B=$(ctrl_of vSSD1) || { bad "no controller with SN vSSD1"; finish; exit; }
+AN=/dev/${A}n1 BN=/dev/${B}n1 BG=/dev/ng${B#nvme}n1
+MS=5000000   # pg_rd_lat and pg_wr_lat of vSSD1, ns
+
+# --- tutorial 01: what nvme list shows
+list=$(nvme list)
+echo "$list"
+check "nvme list: model" grep -q "FEMU BlackBox-SSD Controller" <<<"$list"
+check "nvme list: SN vSSD0 and vSSD1" bash -c 'grep -q "vSSD0 " <<<"$0" && grep -q "vSSD1 " <<<"$0"' "$list"
+check "nvme list: FW 1.0 and 512 B + 0 B" bash -c 'grep "vSSD0" <<<"$0" | grep -Eq "512 +B \+ +0 B +1\.0"' "$list"
+check "nvme list: 1.72 GB" bash -c 'grep "vSSD0" <<<"$0" | grep -q "1.72 *GB"' "$list"
+check "sectors = 3355443" [ "$(cat /sys/block/${A}n1/size)" = 3355443 ]
+check "/dev/ng${A#nvme}n1 exists" [ -c /dev/ng${A#nvme}n1 ]
+idc=$(nvme id-ctrl /dev/$A)
+check "id-ctrl: mn/sn/fr" bash -c 'grep -q "^mn *: FEMU BlackBox-SSD Controller" <<<"$0" && grep -q "^sn *: vSSD0" <<<"$0" && grep -q "^fr *: 1.0" <<<"$0"' "$idc"
+check "C0h before writes = 1000 0 0 0" [ "$(c0 $A)" = "1000 0 0 0" ]
+# offset and partial reads of C0h: 8 bytes at offset 8 (host pages)
+check "C0h partial read at offset 8" bash -c '[ "$(nvme get-log /dev/'$A' --log-id=0xc0 --log-len=8 --lpo=8 -b | od -An -tu8 | tr -d " ")" = 0 ]'
+
+# --- sequential fill with 128 KiB writes: 13107 whole blocks
+t0=$(date +%s)
+fio --name=fill --filename=$AN --rw=write --bs=128k --direct=1 --ioengine=libaio \
+    --iodepth=16 --size=100% --zero_buffers --output=/dev/null
+echo "fill took $(( $(date +%s) - t0 )) s"
+check "C0h after fill = 1000 419424 0 419424" [ "$(c0 $A)" = "1000 419424 0 419424" ]
+echo "C0h: $(c0 $A)"
+
+# --- timing on vSSD1
+read mn mean < <(fiolat --name=r0 --filename=$BN --rw=randread --bs=4k --direct=1 \
+    --ioengine=psync --size=4M --number_ios=40)
+echo "unwritten 4k reads: min $mn mean $mean ns"
+# never-written pages cost no NAND time; 2.5 ms leaves TCG room
+check "unwritten reads are fast (mean < pg_rd_lat/2)" [ "$mean" -lt $((MS / 2)) ]
+read mn mean < <(fiolat --name=w1 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
+    --ioengine=psync --size=4M --number_ios=30 --randrepeat=0)
+echo "QD1 4k writes: min $mn mean $mean ns"
+check "QD1 writes take >= pg_wr_lat" [ "$mn" -ge $MS ]
+fio --name=wfill --filename=$BN --rw=write --bs=64k --direct=1 --ioengine=libaio \
+    --iodepth=8 --size=4M --output=/dev/null
+read mn mean < <(fiolat --name=r1 --filename=$BN --rw=randread --bs=4k --direct=1 \
+    --ioengine=psync --size=4M --number_ios=30)
+echo "QD1 4k reads of written data: min $mn mean $mean ns"
+check "QD1 reads take >= pg_rd_lat" [ "$mn" -ge $MS ]
+lat=$(c1 $B)
+echo "C1h lateness (count sum max p50 p99 p99.9 ns): $lat"
+check "C1h counts completions" [ "${lat%% *}" -gt 100 ]
+
+# --- 0xEF run-time controls
+check "0xEF code 2 (no data buffer) succeeds" ctl $B 2
+check "0xEF code 1 succeeds" ctl $B 1
+check "0xEF unknown code 8 fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xef --cdw10=8 >/dev/null 2>&1"
+check "0xEF unknown code 0 fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xef --cdw10=0 >/dev/null 2>&1"
+check "0xEF code 6 (I/O log on)" ctl $B 6
+check "0xEF code 7 (I/O log off)" ctl $B 7
+set -- $(c0 $B); before=$2
+check "0xEF code 4: delay emulation off" ctl $B 4
+read mn mean < <(fiolat --name=r2 --filename=$BN --rw=randread --bs=4k --direct=1 \
+    --ioengine=psync --size=4M --number_ios=30)
+echo "reads with delays off: min $mn mean $mean ns"
+check "delays off: reads faster than pg_rd_lat" [ "$mn" -lt $MS ]
+fio --name=w8 --filename=$BN --rw=write --bs=4k --direct=1 --ioengine=psync \
+    --size=32k --output=/dev/null
+set -- $(c0 $B)
+check "delays off: page counts still counted (+8)" [ "$2" = $((before + 8)) ]
+check "0xEF code 3: built-in delays" ctl $B 3
+read mn mean < <(fiolat --name=w3 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
+    --ioengine=psync --size=4M --number_ios=20 --randrepeat=0)
+echo "writes with built-in delays: min $mn mean $mean ns"
+check "built-in delays: writes >= 200 us, < command-line 5 ms" [ "$mn" -ge 200000 -a "$mn" -lt $MS ]
+set -- $(c0 $B)
+check "built-in delays: page counts (+20)" [ "$2" = $((before + 28)) ]
+check "0xEF code 5: reset counters" ctl $B 5
+check "C0h after reset = 1000 0 0 0" [ "$(c0 $B)" = "1000 0 0 0" ]
+
+# --- I/O engines, with crc32c verify; io_uring_cmd on the char device
+for eng in libaio io_uring; do
+    check "fio $eng verify" fio --name=$eng --filename=$BN --rw=randwrite --bs=4k \
+        --direct=1 --ioengine=$eng --iodepth=16 --size=2M --verify=crc32c \
+        --output=/dev/null
+done
+check "fio io_uring_cmd verify on $BG" fio --name=uc --filename=$BG --rw=randwrite \
+    --bs=4k --ioengine=io_uring_cmd --cmd_type=nvme --iodepth=16 --size=2M \
+    --verify=crc32c --output=/dev/null
+
+# --- controller reset keeps the data and works again
+dd if=/dev/urandom of=/tmp/pat bs=64k count=4 2>/dev/null
+dd if=/tmp/pat of=$BN bs=64k count=4 seek=32 oflag=direct 2>/dev/null
+check "nvme reset" nvme reset /dev/$B
+for i in $(seq 50); do [ "$(cat /sys/class/nvme/$B/state)" = live ] && break; sleep 0.1; done
+check "data survives nvme reset" cmp <(dd if=$BN bs=64k count=4 skip=32 iflag=direct 2>/dev/null) /tmp/pat
+check "I/O after reset" fio --name=ar --filename=$BN --rw=randwrite --bs=4k --direct=1 \
+    --ioengine=libaio --iodepth=8 --size=1M --verify=crc32c --output=/dev/null
+
+# --- malformed commands from userspace get errors, the device keeps working
+check "read beyond the namespace fails" bash -c "! nvme read $BN --start-block=$(cat /sys/block/${B}n1/size) --block-count=0 --data-size=512 >/dev/null 2>&1"
+check "unknown I/O opcode fails" bash -c "! nvme io-passthru $BN --opcode=0x7f --namespace-id=1 >/dev/null 2>&1"
+check "unknown admin opcode fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xc5 >/dev/null 2>&1"
+check "error log lists errors" bash -c "nvme error-log /dev/$B -e 4 | grep -q 'error_count *: [1-9]'"
+check "SMART log: host write commands counted" bash -c "nvme smart-log /dev/$A | grep -Eq 'host_write_commands *: *[1-9]'"
+check "effects log lists Read" bash -c "nvme effects-log /dev/$B | grep -iq 'read'"
+check "still works" fio --name=sw --filename=$BN --rw=read --bs=4k --direct=1 \
+    --ioengine=psync --size=64k --output=/dev/null

@@ -1,0 +1,44 @@
+# Helpers for the guest side of tests/guest/femu-*.t (sourced in the guest).
+FAILS=0
+ok() { echo "ok - $*"; }
+bad() { echo "FAIL - $*"; FAILS=$((FAILS + 1)); }
+# check DESCRIPTION COMMAND...: pass when the command succeeds
+check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
+
+# ctrl_of SERIAL -> nvmeN (controller names do not follow PCI order)
+ctrl_of() {
+    local c
+    for c in /sys/class/nvme/nvme*; do
+        [ "$(tr -d ' ' <"$c/serial")" = "$1" ] && { basename "$c"; return 0; }
+    done
+    return 1
+}
+
+# c0 CTRL -> "WAFx1000 host_written gc_moved host_programmed" (log C0h)
+c0() {
+    nvme get-log "/dev/$1" --log-id=0xc0 --log-len=512 -b |
+        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<I4xQQQ", d))'
+}
+
+# c1 CTRL -> "count sum max p50 p99 p999" (completion lateness, log C1h)
+c1() {
+    nvme get-log "/dev/$1" --log-id=0xc1 --log-len=512 -b |
+        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<6Q", d))'
+}
+
+# fiolat FIO-ARGS... -> "min mean" total latency in ns of the job's reads
+# or writes (whichever did I/O)
+fiolat() {
+    fio --output-format=json "$@" | python3 -c '
+import sys, json
+j = json.load(sys.stdin)["jobs"][0]
+d = j["read"] if j["read"]["io_bytes"] else j["write"]
+print(int(d["lat_ns"]["min"]), int(d["lat_ns"]["mean"]))'
+}
+
+ctl() { nvme admin-passthru "/dev/$1" --opcode=0xef --cdw10="$2" >/dev/null 2>&1; }
+
+finish() {
+    echo "guest checks: $FAILS failed"
+    [ "$FAILS" = 0 ]
+}
