@@ -56,9 +56,16 @@ static void randw(struct ftl *f, struct wl_rng *r, uint64_t n, uint64_t *now)
     uint32_t lp = (uint32_t)(ftl_ns_blocks(f) / 8);
     uint64_t t = *now;
 
+    uint32_t next = wl_rng_below(r, lp);
+
     for (uint64_t i = 0; i < n; i++) {
-        uint32_t lpn = wl_rng_below(r, lp);
-        uint64_t d = ftl_write(f, (uint64_t)lpn * 8, 8, FTL_PID_NONE, t);
+        uint32_t lpn = next;
+        uint64_t d;
+
+        /* one request of look-ahead, as femu-sim does */
+        next = wl_rng_below(r, lp);
+        ftl_prefetch(f, (uint64_t)next * 8);
+        d = ftl_write(f, (uint64_t)lpn * 8, 8, FTL_PID_NONE, t);
         if (d != FTL_TIME_ERROR) {
             t = d;
         }

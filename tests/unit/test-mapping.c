@@ -127,7 +127,8 @@ static void test_overwrite_and_subpage(void)
     ftl_write(f, 0, 8, FTL_PID_NONE, 0);
     /* a write goes to a fresh page, the old copy becomes invalid */
     CHECK(f->maptbl[0] != first);
-    CHECK(f->rmap[first] == FTL_NONE);
+    CHECK(!ftl_page_valid(f, first));
+    CHECK(ftl_page_valid(f, f->maptbl[0]));
     CHECK_EQ(f->rmap[f->maptbl[0]], 0);
     CHECK_EQ(f->ln.line[0].vpc, 2); /* lpn 0 (new copy) and lpn 1 */
     CHECK_INVARIANTS(f);

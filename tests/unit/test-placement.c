@@ -209,8 +209,8 @@ static void test_fdp_isolation(void)
             continue;
         }
         for (uint32_t sq = 0; sq < f->ppl; sq++) {
-            uint32_t lpn = f->rmap[id * f->ppl + sq];
-            if (lpn != FTL_NONE && lpn / half != l->owner) {
+            uint32_t ppa = id * f->ppl + sq;
+            if (ftl_page_valid(f, ppa) && f->rmap[ppa] / half != l->owner) {
                 bad++;
             }
         }

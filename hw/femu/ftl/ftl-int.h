@@ -97,7 +97,8 @@ struct ftl {
     struct ftl_div div_ppl, div_nluns;
 
     uint32_t *maptbl;   /* lpn -> ppa */
-    uint32_t *rmap;     /* ppa -> lpn (FTL_NONE: invalid or unwritten) */
+    uint32_t *rmap;     /* ppa -> lpn, meaningful while the page is valid */
+    uint64_t *vbits;    /* one bit per NAND page: holds the current copy */
     struct ftl_lines ln;
 
     /* streams[0..nhost-1] host, streams[nhost..nhost+ngc-1] GC */
@@ -167,6 +168,21 @@ void ftl_map_free(struct ftl *ftl);
 void ftl_map_unmap(struct ftl *ftl, uint32_t lpn);
 /* Point lpn at ppa (old copy, if any, becomes invalid). */
 void ftl_map_set(struct ftl *ftl, uint32_t lpn, uint32_t ppa);
+
+static inline bool ftl_page_valid(const struct ftl *ftl, uint32_t ppa)
+{
+    return (ftl->vbits[ppa >> 6] >> (ppa & 63)) & 1;
+}
+
+static inline void ftl_page_set_valid(struct ftl *ftl, uint32_t ppa)
+{
+    ftl->vbits[ppa >> 6] |= UINT64_C(1) << (ppa & 63);
+}
+
+static inline void ftl_page_set_invalid(struct ftl *ftl, uint32_t ppa)
+{
+    ftl->vbits[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63));
+}
 
 static inline uint32_t ftl_ppa_line(const struct ftl *ftl, uint32_t ppa)
 {

@@ -85,6 +85,7 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
 
     n += (uint64_t)ftl->lpages * sizeof(uint32_t);        /* maptbl */
     n += ftl->nand_pages * sizeof(uint32_t);               /* rmap */
+    n += (ftl->nand_pages + 63) / 64 * sizeof(uint64_t);   /* valid bits */
     n += (uint64_t)ftl->ln.nlines *
          (sizeof(struct ftl_line) + 2 * sizeof(uint32_t)); /* lines */
     n += ((uint64_t)ftl->ppl + 1) * sizeof(uint32_t);     /* buckets */
@@ -171,6 +172,15 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         done = max64(done, t);
     }
     return done;
+}
+
+void ftl_prefetch(const struct ftl *ftl, uint64_t slba)
+{
+    uint64_t lpn = slba / ftl->blocks_per_page;
+
+    if (lpn < ftl->lpages) {
+        ftl_prefetch_w(&ftl->maptbl[lpn]);
+    }
 }
 
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb)
@@ -302,9 +312,9 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
         if (ppa >= ftl->nand_pages) {
             BAD("lpn %u maps to ppa %u beyond the NAND", lpn, ppa);
         }
-        if (ftl->rmap[ppa] != lpn) {
-            BAD("lpn %u -> ppa %u but rmap says %u", lpn, ppa,
-                ftl->rmap[ppa]);
+        if (!ftl_page_valid(ftl, ppa) || ftl->rmap[ppa] != lpn) {
+            BAD("lpn %u -> ppa %u but rmap says %u (valid %d)", lpn, ppa,
+                ftl->rmap[ppa], ftl_page_valid(ftl, ppa));
         }
         if (ln->line[ppa / ftl->ppl].state == FTL_LINE_FREE) {
             BAD("lpn %u lives in free line %u", lpn, ppa / ftl->ppl);
@@ -314,10 +324,11 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
         const struct ftl_line *l = &ln->line[id];
         uint32_t v = 0;
         for (uint32_t s = 0; s < ftl->ppl; s++) {
-            uint32_t lpn = ftl->rmap[id * ftl->ppl + s];
-            if (lpn == FTL_NONE) {
+            uint32_t lpn;
+            if (!ftl_page_valid(ftl, id * ftl->ppl + s)) {
                 continue;
             }
+            lpn = ftl->rmap[id * ftl->ppl + s];
             if (lpn >= ftl->lpages || ftl->maptbl[lpn] != id * ftl->ppl + s) {
                 BAD("rmap[%u] = %u is not mapped back", id * ftl->ppl + s,
                     lpn);

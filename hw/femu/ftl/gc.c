@@ -110,17 +110,14 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
 
     ftl_line_unclose(ln, victim);
     for (uint32_t seq = 0; seq < ftl->ppl && l->vpc > 0; seq++) {
-        uint32_t lpn = ftl->rmap[base + seq];
-
         /* the mapping entries a victim's pages belong to are scattered:
          * fetch them a few pages ahead (rmap itself is read in order) */
-        if (seq + GC_PREFETCH < ftl->ppl) {
-            uint32_t ahead = ftl->rmap[base + seq + GC_PREFETCH];
-            if (ahead != FTL_NONE) {
-                ftl_prefetch_w(&ftl->maptbl[ahead]);
-            }
+        if (seq + GC_PREFETCH < ftl->ppl &&
+            ftl_page_valid(ftl, base + seq + GC_PREFETCH)) {
+            ftl_prefetch_w(&ftl->maptbl[ftl->rmap[base + seq + GC_PREFETCH]]);
         }
-        if (lpn != FTL_NONE) {
+        if (ftl_page_valid(ftl, base + seq)) {
+            uint32_t lpn = ftl->rmap[base + seq];
             uint64_t t = now;
             uint32_t ppa;
 
@@ -134,10 +131,11 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                 return -1;
             }
             /* the old copy is this victim page: no lookup needed */
-            ftl->rmap[base + seq] = FTL_NONE;
+            ftl_page_set_invalid(ftl, base + seq);
             l->vpc--;
             ftl->maptbl[lpn] = ppa;
             ftl->rmap[ppa] = lpn;
+            ftl_page_set_valid(ftl, ppa);
             ftl->ctr.gc_pages_moved++;
             ftl->ctr.fdp_mbmw += ftl->page_bytes;
         }

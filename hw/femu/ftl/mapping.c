@@ -2,10 +2,12 @@
  * FEMU BlackBox FTL: page mapping table and reverse map.
  *
  * maptbl[lpn] is the NAND page holding logical page lpn; rmap[ppa] is the
- * logical page a NAND page holds, FTL_NONE once that copy is stale or
- * never written.  A page is valid exactly when rmap[ppa] != FTL_NONE, so
- * no separate validity bitmap is kept: 4 bytes per logical page plus
- * 4 bytes per NAND page, i.e. at most 8 bytes of mapping per NAND page.
+ * logical page a NAND page was programmed for, and one bit per NAND page
+ * says whether that copy is still the current one.  Invalidating a copy
+ * clears its bit instead of writing rmap: the bitmap is 64 times smaller
+ * than rmap and stays in cache, so an overwrite costs one cache miss (the
+ * maptbl entry), not two.  4 + 4 bytes + 1 bit per page: at most
+ * 8.125 bytes of mapping per NAND page.
  * ppa = line * pages_per_line + write-pointer sequence within the line.
  *
  * Copyright (c) 2026 FEMU developers
@@ -20,7 +22,8 @@ int ftl_map_init(struct ftl *ftl)
 {
     ftl->maptbl = malloc((size_t)ftl->lpages * sizeof(uint32_t));
     ftl->rmap = malloc((size_t)ftl->nand_pages * sizeof(uint32_t));
-    if (!ftl->maptbl || !ftl->rmap) {
+    ftl->vbits = calloc((size_t)(ftl->nand_pages + 63) / 64, sizeof(uint64_t));
+    if (!ftl->maptbl || !ftl->rmap || !ftl->vbits) {
         ftl_map_free(ftl);
         return -1;
     }
@@ -34,7 +37,9 @@ void ftl_map_free(struct ftl *ftl)
 {
     free(ftl->maptbl);
     free(ftl->rmap);
+    free(ftl->vbits);
     ftl->maptbl = ftl->rmap = NULL;
+    ftl->vbits = NULL;
 }
 
 void ftl_map_unmap(struct ftl *ftl, uint32_t lpn)
@@ -42,7 +47,7 @@ void ftl_map_unmap(struct ftl *ftl, uint32_t lpn)
     uint32_t old = ftl->maptbl[lpn];
 
     if (old != FTL_NONE) {
-        ftl->rmap[old] = FTL_NONE;
+        ftl_page_set_invalid(ftl, old);
         ftl_line_invalidate(&ftl->ln, ftl_ppa_line(ftl, old));
         ftl->maptbl[lpn] = FTL_NONE;
     }
@@ -53,9 +58,10 @@ void ftl_map_set(struct ftl *ftl, uint32_t lpn, uint32_t ppa)
     uint32_t old = ftl->maptbl[lpn];
 
     if (old != FTL_NONE) {
-        ftl->rmap[old] = FTL_NONE;
+        ftl_page_set_invalid(ftl, old);
         ftl_line_invalidate(&ftl->ln, ftl_ppa_line(ftl, old));
     }
     ftl->maptbl[lpn] = ppa;
     ftl->rmap[ppa] = lpn;
+    ftl_page_set_valid(ftl, ppa);
 }

@@ -162,6 +162,12 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
  */
 uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb,
                    uint32_t pid, uint64_t now_ns);
+/*
+ * Optional hint: a request for slba is coming next (the caller has it
+ * queued).  Starts fetching its mapping entry so that the request does not
+ * wait for memory; changes no state.
+ */
+void ftl_prefetch(const struct ftl *ftl, uint64_t slba);
 /* Deallocate / Write Zeroes: unmap whole pages in the range. */
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
 /* Background GC after a request (SPEC 2.3). */

@@ -449,7 +449,15 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     memset(r, 0, sizeof(*r));
     r->spec = *sp;
     ftl_get_counters(ftl, &before);
-    while (wl_gen_next(&g, &rq)) {
+    /* one request of look-ahead, as a device with a queue has: the FTL
+     * prefetches the next request's mapping entry */
+    bool have = wl_gen_next(&g, &rq);
+    while (have) {
+        struct wl_req next;
+        bool have_next = wl_gen_next(&g, &next);
+        if (have_next) {
+            ftl_prefetch(ftl, next.slba);
+        }
         if (rq.trim) {
             ftl_trim(ftl, rq.slba, rq.nlb);
         } else {
@@ -462,6 +470,8 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         }
         ftl_background_gc(ftl, *now);
         r->requests++;
+        rq = next;
+        have = have_next;
     }
     while (ftl_fdp_pop_event(ftl, &ev)) {
         r->events++;
