@@ -23,6 +23,7 @@
 #include "workload.h"
 
 #define MAX_PHASES 32
+#define LOOKAHEAD 4
 
 struct phase_result {
     struct wl_spec spec;
@@ -449,15 +450,22 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     memset(r, 0, sizeof(*r));
     r->spec = *sp;
     ftl_get_counters(ftl, &before);
-    /* one request of look-ahead, as a device with a queue has: the FTL
-     * prefetches the next request's mapping entry */
-    bool have = wl_gen_next(&g, &rq);
-    while (have) {
-        struct wl_req next;
-        bool have_next = wl_gen_next(&g, &next);
-        if (have_next) {
-            ftl_prefetch(ftl, next.slba);
+    /* a few requests of look-ahead, as a device with a queue has: the
+     * FTL prefetches their mapping entries while it works on this one */
+    struct wl_req ring[LOOKAHEAD];
+    unsigned head = 0, queued = 0;
+    while (queued < LOOKAHEAD && wl_gen_next(&g, &ring[queued])) {
+        ftl_prefetch(ftl, ring[queued].slba);
+        queued++;
+    }
+    while (queued > 0) {
+        rq = ring[head];
+        if (wl_gen_next(&g, &ring[head])) {
+            ftl_prefetch(ftl, ring[head].slba);
+        } else {
+            queued--; /* drained: the rest follow head in order */
         }
+        head = (head + 1) % LOOKAHEAD;
         if (rq.trim) {
             ftl_trim(ftl, rq.slba, rq.nlb);
         } else {
@@ -470,8 +478,6 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         }
         ftl_background_gc(ftl, *now);
         r->requests++;
-        rq = next;
-        have = have_next;
     }
     while (ftl_fdp_pop_event(ftl, &ev)) {
         r->events++;
