@@ -114,6 +114,17 @@ static void test_reserve(void)
     ftl_config_default(&c);
     c.fdp_nruh = 128;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
+    /* but not on the tutorial-04 geometry (64 lines), named as fdp.nruh */
+    ftl_config_default(&c);
+    c.nchs = 2;
+    c.luns_per_ch = 4;
+    c.blks_per_pl = 64;
+    c.op_pcent = 25;
+    c.fdp_nruh = 8;
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    c.fdp_nruh = 32;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "fdp.nruh=32");
     /* too few lines for the threshold */
     small_cfg(&c);
     c.blks_per_pl = 2;

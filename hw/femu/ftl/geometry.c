@@ -156,6 +156,19 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     if (lp <= cap) {
         return 0;
     }
+    if (c->fdp_nruh > 0) {
+        /* the handles' open reclaim units are what leaves too little */
+        snprintf(err, len,
+                 "fdp.nruh=%u leaves too little spare for GC: the namespace "
+                 "needs %llu pages but with %u open reclaim units (one per "
+                 "handle + GC) at most %llu fit below the forced-GC "
+                 "threshold (gc_thres_pcent_high=%u: %u of %u lines); use "
+                 "fewer handles, a larger op_pcent or a smaller devsz_mb",
+                 c->fdp_nruh, (unsigned long long)lp, (unsigned)open,
+                 (unsigned long long)cap, c->gc_thres_pcent_high,
+                 (unsigned)high, c->blks_per_pl);
+        return -1;
+    }
     if (c->op_pcent >= 0) {
         int32_t op = c->op_pcent;
         while (op < 100000 && lpages_for(c, ns_blocks_for(c, op)) > cap) {

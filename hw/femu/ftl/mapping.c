@@ -4,7 +4,7 @@
  * maptbl[lpn] is the NAND page holding logical page lpn; rmap[ppa] is the
  * logical page a NAND page was programmed for, and one bit per NAND page
  * says whether that copy is still the current one.  Invalidating a copy
- * clears its bit instead of writing rmap: the bitmap is 64 times smaller
+ * clears its bit instead of writing rmap: the bitmap is 32 times smaller
  * than rmap and stays in cache, so an overwrite costs one cache miss (the
  * maptbl entry), not two.  4 + 4 bytes + 1 bit per page: at most
  * 8.125 bytes of mapping per NAND page.
