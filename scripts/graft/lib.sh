@@ -63,6 +63,10 @@ femu_dep_checks=(
     "file:/usr/share/qemu/kvmvapic.bin|qemu-system-data|QEMU option ROMs (kvmvapic.bin)"
     "file:/usr/lib/ipxe/qemu/efi-virtio.rom|ipxe-qemu|iPXE ROMs (efi-virtio.rom)"
 )
+# Where Debian's packages put the firmware QEMU loads (seabios, qemu-system-data,
+# ipxe-qemu), in search order.
+femu_firmware_dirs="/usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu"
+
 # Packages Debian 12 only has new enough in bookworm-backports.
 femu_backports_pkgs=" meson qemu-system-data seabios "
 
