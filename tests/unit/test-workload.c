@@ -124,6 +124,41 @@ static void test_seqfill_and_hotcold(void)
     CHECK(hot > 48500 && hot < 51500);
 }
 
+/* randommap: every block exactly once per pass, a new order each pass */
+static void test_randommap(void)
+{
+    struct wl_spec sp;
+    struct wl_gen g;
+    struct wl_req rq;
+    char err[128];
+    uint32_t seen[1000] = { 0 }, first[1000], second_same = 0;
+
+    memset(&sp, 0, sizeof(sp));
+    sp.kind = WL_RANDWRITE;
+    sp.bs = 4096;
+    sp.size = 4096ull * 2000;
+    sp.pid = FTL_PID_NONE;
+    sp.randommap = true;
+    CHECK(wl_gen_init(&g, &sp, 8000, 512, 3, err, sizeof(err)) == 0);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < 1000; i++) {
+            CHECK(wl_gen_next(&g, &rq));
+            seen[rq.slba / 8]++;
+            if (pass == 0) {
+                first[i] = (uint32_t)(rq.slba / 8);
+            } else {
+                second_same += first[i] == rq.slba / 8;
+            }
+        }
+        for (int b = 0; b < 1000; b++) {
+            CHECK_EQ(seen[b], pass + 1);
+        }
+    }
+    CHECK(!wl_gen_next(&g, &rq));
+    CHECK(second_same < 20);
+    wl_gen_free(&g);
+}
+
 static void test_sizes(void)
 {
     uint64_t v;
@@ -141,6 +176,7 @@ int main(void)
 {
     test_distributions();
     test_seqfill_and_hotcold();
+    test_randommap();
     test_sizes();
     return test_done("test-workload");
 }

@@ -49,8 +49,10 @@ static void usage(FILE *f)
 "--phase NAME:KIND[,KEY=VAL...]  KIND: seqfill randwrite hotcold randtrim\n"
 "  keys: bs (4k; seqfill 128k) size (bytes to write; default the region)\n"
 "  offset region zipf=THETA pid=N hot=PCENT(20) hot_share=PCENT(50)\n"
-"  hot_pid cold_pid\n"
-"--waf-run[=fill_bs=128k,age=4g,measure=4g,bs=4k,zipf=THETA,pid=N]\n"
+"  hot_pid cold_pid randommap=on|off (off: independent draws, like fio's\n"
+"  norandommap; on: each block once per pass, like fio's default)\n"
+"--waf-run[=fill_bs=128k,age=4g,measure=4g,bs=4k,zipf=THETA,pid=N,\n"
+"           randommap=on|off]\n"
 "  tutorial 02's waf-run.sh: sequential fill, age, measure (the default)\n"
 "--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n");
 }
@@ -233,6 +235,13 @@ static int spec_cb(void *ctx, const char *k, const char *v)
         }
         return 0;
     }
+    if (!strcmp(k, "randommap")) {
+        if (parse_bool(v, &sp->randommap) < 0) {
+            fprintf(stderr, "femu-sim: randommap=%s: on or off\n", v);
+            return -1;
+        }
+        return 0;
+    }
     if (!strcmp(k, "zipf")) {
         char *end;
         sp->zipf_theta = strtod(v, &end);
@@ -320,6 +329,7 @@ struct wafrun {
     uint64_t fill_bs, age, measure, bs;
     double zipf;
     uint32_t pid;
+    bool randommap;
 };
 
 static int wafrun_cb(void *ctx, const char *k, const char *v)
@@ -333,6 +343,13 @@ static int wafrun_cb(void *ctx, const char *k, const char *v)
     }
     if (!strcmp(k, "pid")) {
         w->pid = (uint32_t)strtoul(v, NULL, 0);
+        return 0;
+    }
+    if (!strcmp(k, "randommap")) {
+        if (parse_bool(v, &w->randommap) < 0) {
+            fprintf(stderr, "femu-sim: randommap=%s: on or off\n", v);
+            return -1;
+        }
         return 0;
     }
     if (!strcmp(k, "fill_bs")) {
@@ -380,6 +397,7 @@ static int add_wafrun(const char *arg, struct wl_spec *ph, int *nph)
     ph[*nph + 1].bs = w.bs;
     ph[*nph + 1].size = w.age;
     ph[*nph + 1].zipf_theta = w.zipf;
+    ph[*nph + 1].randommap = w.randommap;
     ph[*nph + 1].pid = w.pid;
     ph[*nph + 2] = ph[*nph + 1];
     snprintf(ph[*nph + 2].name, sizeof(ph[*nph + 2].name), "measure");
@@ -445,6 +463,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
                     o->seed * 1000003u + (uint64_t)idx, err,
                     sizeof(err)) < 0) {
         fprintf(stderr, "femu-sim: %s\n", err);
+        wl_gen_free(&g);
         return -1;
     }
     memset(r, 0, sizeof(*r));
@@ -482,6 +501,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     while (ftl_fdp_pop_event(ftl, &ev)) {
         r->events++;
     }
+    wl_gen_free(&g);
     ftl_get_counters(ftl, &after);
     diff_counters(&before, &after, &r->d);
     r->waf_x1000 = waf_of(&r->d);

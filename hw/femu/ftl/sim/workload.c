@@ -169,6 +169,18 @@ int wl_gen_init(struct wl_gen *g, const struct wl_spec *spec,
     if (spec->kind == WL_RANDWRITE && spec->zipf_theta > 0) {
         wl_zipf_init(&g->zipf, g->reg_units, spec->zipf_theta, seed);
     }
+    if (spec->kind == WL_RANDWRITE && spec->randommap &&
+        spec->zipf_theta == 0) {
+        g->perm = malloc(g->reg_units * sizeof(*g->perm));
+        if (!g->perm) {
+            snprintf(err, errlen, "%s: out of memory", spec->name);
+            return -1;
+        }
+        for (uint64_t i = 0; i < g->reg_units; i++) {
+            g->perm[i] = (uint32_t)i;
+        }
+        g->perm_pos = g->reg_units; /* shuffle on first use */
+    }
     if (spec->kind == WL_HOTCOLD) {
         g->hot_units = g->reg_units * spec->hot_pcent / 100;
         g->cold_units = g->reg_units - g->hot_units;
@@ -179,6 +191,27 @@ int wl_gen_init(struct wl_gen *g, const struct wl_spec *spec,
         }
     }
     return 0;
+}
+
+void wl_gen_free(struct wl_gen *g)
+{
+    free(g->perm);
+    g->perm = NULL;
+}
+
+/* next block of a random permutation, reshuffled every pass */
+static uint64_t perm_next(struct wl_gen *g)
+{
+    if (g->perm_pos == g->reg_units) {
+        for (uint64_t i = g->reg_units - 1; i > 0; i--) {
+            uint32_t j = wl_rng_below(&g->rng, (uint32_t)(i + 1));
+            uint32_t t = g->perm[i];
+            g->perm[i] = g->perm[j];
+            g->perm[j] = t;
+        }
+        g->perm_pos = 0;
+    }
+    return g->perm[g->perm_pos++];
 }
 
 bool wl_gen_next(struct wl_gen *g, struct wl_req *rq)
@@ -216,6 +249,8 @@ bool wl_gen_next(struct wl_gen *g, struct wl_req *rq)
     default:
         if (sp->zipf_theta > 0) {
             unit = wl_zipf_next(&g->zipf, &g->rng);
+        } else if (g->perm) {
+            unit = perm_next(g);
         } else {
             unit = wl_rng_below(&g->rng, (uint32_t)g->reg_units);
         }

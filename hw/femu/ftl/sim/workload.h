@@ -28,6 +28,9 @@ struct wl_spec {
     uint64_t region;     /* region length, bytes; 0 = to the end */
     double zipf_theta;   /* 0: uniform */
     uint32_t pid;        /* placement id for every write (FTL_PID_NONE) */
+    bool randommap;      /* uniform randwrite: every block once per pass,
+                          * in random order (fio's default random map);
+                          * off: independent draws (fio's norandommap) */
     /* hotcold */
     uint32_t hot_pcent;  /* hot region, % of the namespace (from 0) */
     uint32_t hot_share;  /* % of the requests that go to the hot region */
@@ -77,7 +80,11 @@ struct wl_gen {
     uint64_t hot_units, cold_units;
     struct wl_rng rng;
     struct wl_zipf zipf;
+    uint32_t *perm;                 /* randommap: this pass's order */
+    uint64_t perm_pos;
 };
+
+void wl_gen_free(struct wl_gen *g);
 
 /* 0, or -1 with a message (e.g. bs not a multiple of secsz). */
 int wl_gen_init(struct wl_gen *g, const struct wl_spec *spec,
