@@ -168,7 +168,9 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb,
  * wait for memory; changes no state.
  */
 void ftl_prefetch(const struct ftl *ftl, uint64_t slba);
-/* Deallocate / Write Zeroes: unmap whole pages in the range. */
+/* Deallocate / Write Zeroes: unmap the pages the range covers entirely (a
+ * partly covered page keeps its mapping: it still holds other blocks'
+ * data; the caller zeroes the data store).  Takes no NAND time. */
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
 /* Background GC after a request (SPEC 2.3). */
 void ftl_background_gc(struct ftl *ftl, uint64_t now_ns);
