@@ -130,6 +130,11 @@ static inline struct ftl_div ftl_div_make(uint32_t d)
 static inline uint32_t ftl_div32(const struct ftl_div *v, uint32_t n)
 {
 #ifdef __SIZEOF_INT128__
+    /* d = 1 needs m = 2^64, which wraps to 0 (one-page lines: found by
+     * tests/fuzz/fuzz-ftl.c); ftl_mod32 is still right with m = 0 */
+    if (v->d == 1) {
+        return n;
+    }
     return (uint32_t)(((unsigned __int128)v->m * n) >> 64);
 #else
     return n / v->d;

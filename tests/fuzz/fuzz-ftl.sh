@@ -1,0 +1,52 @@
+#!/bin/bash
+# Build and run the FTL libFuzzer harness (tests/fuzz/fuzz-ftl.c).
+#
+#   tests/fuzz/fuzz-ftl.sh [SECONDS]      (make fuzz-ftl FUZZ_SECONDS=...)
+#
+# Builds build-fuzz/fuzz-ftl with clang -fsanitize=fuzzer,address,undefined
+# (installs clang and libclang-rt-14-dev from Debian if missing), runs it on
+# one core at nice 19 for SECONDS (default 600) on a working corpus seeded
+# from tests/fuzz/corpus-ftl/, then merges what it found back into that
+# corpus, keeping it small (inputs up to 256 bytes, only new coverage).
+# A crash stops the run; its input is left in build-fuzz/ (crash-*): copy
+# it to tests/fuzz/crashes-ftl/ so tests/fuzz/ftl-replay.t replays it.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd -P)
+secs=${1:-600}
+out=$root/build-fuzz
+src=$root/tests/fuzz
+
+if ! command -v clang >/dev/null ||
+   ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+    echo "fuzz-ftl: installing clang and libclang-rt-14-dev"
+    apt-get install -y -q clang libclang-rt-14-dev >/dev/null
+fi
+mkdir -p "$out/corpus-ftl" "$src/corpus-ftl"
+ftl_src=$(sed -n "s/^ *'\([a-z-]*\.c\)',*$/\1/p" "$root/hw/femu/ftl/meson.build")
+clang -g -O1 -Wall -fsanitize=fuzzer,address,undefined \
+    -fno-sanitize-recover=undefined -I"$root/include" -I"$root/hw/femu/ftl" \
+    "$src/fuzz-ftl.c" $(for f in $ftl_src; do echo "$root/hw/femu/ftl/$f"; done) \
+    -o "$out/fuzz-ftl"
+cp -n "$src"/corpus-ftl/* "$out/corpus-ftl/" 2>/dev/null || true
+cd "$out"
+rc=0
+nice -n 19 ./fuzz-ftl -max_total_time="$secs" -max_len=256 -timeout=20 \
+    -print_final_stats=1 corpus-ftl 2>&1 | tee fuzz-ftl.log | grep -v '^#[0-9].*\(NEW\|REDUCE\|pulse\)' || rc=$?
+rc=${PIPESTATUS[0]}
+# keep the repository's corpus to inputs that add coverage
+mkdir -p corpus-min
+rm -f corpus-min/*
+./fuzz-ftl -merge=1 -max_len=256 corpus-min "$src/corpus-ftl" corpus-ftl >/dev/null 2>&1 || true
+# the working corpus stays in build-fuzz/; the repository keeps an even
+# sample of the minimised one (at most $keep inputs, a few KiB)
+keep=${FUZZ_KEEP:-32}
+rm -f "$src"/corpus-ftl/*
+n=$(ls corpus-min | wc -l)
+step=$(( (n + keep - 1) / keep )); [ "$step" -ge 1 ] || step=1
+ls corpus-min | awk -v s="$step" 'NR % s == 0' | while read -r f; do
+    cp "corpus-min/$f" "$src/corpus-ftl/"
+done
+echo "fuzz-ftl: working corpus $n inputs; kept $(ls "$src/corpus-ftl" | wc -l)" \
+     "in tests/fuzz/corpus-ftl ($(cat "$src"/corpus-ftl/* | wc -c) bytes);" \
+     "log: $out/fuzz-ftl.log"
+exit "$rc"
