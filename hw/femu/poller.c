@@ -181,6 +181,9 @@ static bool femu_fetch(FemuPoller *p)
             req.due_ns = req.arrival_ns;
             femu_io_exec(n, &req);
 
+            trace_femu_io_fetch(sq->sqid, le16_to_cpu(req.cmd.cid),
+                                req.cmd.opcode, sq->head,
+                                req.due_ns - req.arrival_ns);
             e.due_ns = req.due_ns;
             e.sq = sq;
             e.cid = req.cmd.cid;
@@ -235,7 +238,8 @@ static void *femu_poller_thread(void *opaque)
             idle_since = now;
             continue;
         }
-        wait = next_due == INT64_MAX ? -1 : next_due - now;
+        /* -1: nothing pending; a due time that just passed spins (0) */
+        wait = next_due == INT64_MAX ? -1 : MAX(next_due - now, 0);
         if (wait >= 0 && wait <= FEMU_SPIN_DUE_NS) {
             cpu_relax();
             continue;
@@ -257,7 +261,11 @@ static void *femu_poller_thread(void *opaque)
         progress = femu_has_new_work(p);
         qemu_mutex_unlock(&p->lock);
         if (!progress && !qatomic_read(&p->stop)) {
-            qemu_poll_ns(&pfd, 1, wait < 0 ? -1 : wait - FEMU_SPIN_DUE_NS / 2);
+            int64_t timeout = wait < 0 ? -1 : wait - FEMU_SPIN_DUE_NS / 2;
+
+            trace_femu_poller_sleep(p->index, timeout);
+            qemu_poll_ns(&pfd, 1, timeout);
+            trace_femu_poller_wake(p->index);
         }
         event_notifier_test_and_clear(&p->kick);
         qatomic_set(&p->sleeping, false);

@@ -7,13 +7,18 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
 [ -x "$QEMU" ] || { echo "skip: $QEMU not built"; exit 77; }
 
+# firmware for the q35 machine: the embedded guest's copy, else Debian's
+FW=${FEMU_CACHE_DIR:-$HOME/.cache/femu}/guest/current/firmware
+[ -f "$FW/bios-256k.bin" ] || FW=/usr/share/seabios
+[ -f "$FW/bios-256k.bin" ] || { echo "skip: no SeaBIOS (build the guest: scripts/guest/build-guest.sh)"; exit 77; }
+
 fail=0
 ok() { echo "ok - $*"; }
 bad() { echo "FAIL - $*"; fail=1; }
 
 # run QEMU paused with the given -device options, quit at once
 start() {
-    echo quit | timeout 60 "$QEMU" -M q35 -nodefaults -display none -S \
+    echo quit | timeout 60 "$QEMU" -L "$FW" -M q35 -nodefaults -display none -S \
         -monitor stdio "$@" 2>&1
 }
 
@@ -27,13 +32,13 @@ for p in "femu_mode=<uint32> .*(default: 1)" "nchs=<uint32> .*(default: 8)" \
          "pg_rd_lat=<uint64> .*(default: 40000)" "pg_wr_lat=<uint64> .*(default: 200000)" \
          "blk_er_lat=<uint64> .*(default: 2000000)" "ch_xfer_lat=<uint64> .*(default: 0)" \
          "gc_thres_pcent=<uint32> .*(default: 75)" "gc_thres_pcent_high=<uint32> .*(default: 95)" \
-         "gc_policy=<FemuGcPolicy> .*(default: \"greedy\")" "gc_strategy=<int32> .*(default: -1)" \
-         "hot_cold_sep=<bool> .*(default: false)" "subsys=<link<femu-subsys>>" \
+         "gc_policy=<FemuGcPolicy> .*(default: greedy)" "gc_strategy=<int32> .*(default: -1)" \
+         "hot_cold_sep=<bool> .*(default: off)" "subsys=<link<femu-subsys>>" \
          "serial=<str>" "queues=<uint32>" "pollers=<uint32>" "mdts=<uint8>"; do
     if grep -Eq -- "^  $p" <<<"$help"; then ok "help: $p"; else bad "help lacks: $p"; fi
 done
 shelp=$("$QEMU" -device femu-subsys,help 2>&1)
-for p in "fdp=<bool> .*(default: false)" "fdp.nruh=<uint32>" "fdp.nru=<uint32> .*(default: 128)"; do
+for p in "fdp=<bool> .*(default: off)" "fdp.nruh=<uint32>" "fdp.nru=<uint32> .*(default: 128)"; do
     if grep -Eq -- "^  $p" <<<"$shelp"; then ok "subsys help: $p"; else bad "subsys help lacks: $p"; fi
 done
 
