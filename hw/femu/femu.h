@@ -327,8 +327,8 @@ uint32_t femu_fdp_ctratt(FemuCtrl *n);
 uint16_t femu_fdp_endgid(FemuCtrl *n);
 /* Build log page lid into *buf (g_malloc'd, *len bytes); NVME_SUCCESS or
  * NVME_INVALID_LOG_ID when the page is not an FDP one or FDP is off. */
-uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t **buf,
-                      size_t *len);
+uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t lsp,
+                      uint8_t **buf, size_t *len);
 uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result);
 uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result);
 /* Placement id of a write into *pid (FTL_PID_NONE without a directive);

@@ -210,7 +210,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         femu_log_c1(n, page);
         break;
     default:
-        status = femu_fdp_log(n, lid, lsi, &page, &size);
+        status = femu_fdp_log(n, lid, lsi, (dw10 >> 8) & 0x7f, &page, &size);
         if (status) {
             return status;
         }
