@@ -58,9 +58,10 @@ static const PropertyInfo femu_prop_gc_policy = {
 
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
-    if (n->gc_strategy >= 0) {
-        /* gc_strategy is the numeric alias of gc_policy (SPEC 2.1) */
-        if (n->gc_strategy > FTL_GC_DCHOICE) {
+    if (n->gc_strategy != -1) {
+        /* gc_strategy is the numeric alias of gc_policy (SPEC 2.1);
+         * -1 (the default) means unset */
+        if (n->gc_strategy < 0 || n->gc_strategy > FTL_GC_DCHOICE) {
             error_setg(errp, "gc_strategy=%d: must be 0 (greedy), "
                        "1 (cost-benefit), 2 (fifo), 3 (random) or "
                        "4 (d-choice)", n->gc_strategy);
@@ -83,6 +84,29 @@ static bool femu_nossd_size(FemuCtrl *n, Error **errp)
         !c->pgs_per_blk || !c->secs_per_pg) {
         error_setg(errp, "nchs, luns_per_ch, pls_per_lun, blks_per_pl, "
                    "pgs_per_blk and secs_per_pg must be non-zero");
+        return false;
+    }
+    /* the FTL's bound (32-bit page numbers): without it the product can
+     * wrap and op_pcent would size the namespace from garbage */
+    nand = c->nchs;
+    for (uint32_t v, i = 0; i < 4; i++) {
+        v = i == 0 ? c->luns_per_ch : i == 1 ? c->pls_per_lun :
+            i == 2 ? c->blks_per_pl : c->pgs_per_blk;
+        if (nand > (UINT32_MAX - 1) / v) {
+            error_setg(errp, "nchs x luns_per_ch x pls_per_lun x "
+                       "blks_per_pl x pgs_per_blk: must be at most %u NAND "
+                       "pages", UINT32_MAX - 1);
+            return false;
+        }
+        nand *= v;
+    }
+    if (c->secs_per_pg > 1024) {
+        error_setg(errp, "secs_per_pg=%u: must be at most 1024",
+                   c->secs_per_pg);
+        return false;
+    }
+    if (c->op_pcent < -1) {
+        error_setg(errp, "op_pcent=%d: must be 0 or more", c->op_pcent);
         return false;
     }
     nand = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *

@@ -1,0 +1,29 @@
+#!/bin/bash
+# femu-subsys / FDP settings that cannot work are refused (exit 1, message
+# naming the property): subsystem missing, after the controller, not a
+# subsystem, bad fdp.nruh / fdp.nru, FDP without the FTL.
+. "$(dirname "$0")/lib.sh"
+ex=nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25
+refuse 'subsys' femu,subsys=nosuch
+# the subsystem must come before the controller that names it
+refuse 'subsys' femu,subsys=fdp0 femu-subsys,id=fdp0,fdp=on,fdp.nruh=4
+# a link to something that is not a femu-subsys
+refuse 'subsys' femu,id=c0 femu,subsys=c0
+refuse 'fdp.nruh=0' femu-subsys,id=fdp0,fdp=on femu,$ex,subsys=fdp0
+refuse 'fdp.nruh=0' femu-subsys,id=fdp0,fdp=on,fdp.nruh=0 femu,$ex,subsys=fdp0
+refuse 'fdp.nruh=129' femu-subsys,id=fdp0,fdp=on,fdp.nruh=129 femu,subsys=fdp0
+refuse 'fdp.nruh=65536' femu-subsys,id=fdp0,fdp=on,fdp.nruh=65536 femu,subsys=fdp0
+refuse 'fdp.nru=0' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4,fdp.nru=0 femu,$ex,subsys=fdp0
+refuse 'fdp.nru=2' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4,fdp.nru=2 femu,$ex,subsys=fdp0
+# more handles than the geometry has lines (128 here)
+refuse 'fdp.nruh=128' femu-subsys,id=fdp0,fdp=on,fdp.nruh=128 femu,$ex,subsys=fdp0
+# handles whose open reclaim units eat the GC reserve
+refuse 'fdp.nruh=16' femu-subsys,id=fdp0,fdp=on,fdp.nruh=16 femu,nchs=4,luns_per_ch=4,blks_per_pl=32,op_pcent=7,subsys=fdp0
+# placement is done by the FTL: NoSSD has none
+refuse 'femu_mode|subsys' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 femu,femu_mode=2,subsys=fdp0
+refuse 'fdp.nruh' femu-subsys,id=fdp0,fdp=on,fdp.nruh=x femu,subsys=fdp0
+accept femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 femu,$ex,subsys=fdp0
+accept femu-subsys,id=fdp0,fdp=on,fdp.nruh=128 femu,subsys=fdp0
+accept femu-subsys,id=fdp0,fdp=on,fdp.nruh=8,fdp.nru=8 femu,nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,subsys=fdp0
+accept femu-subsys,id=fdp0 femu,subsys=fdp0
+finish
