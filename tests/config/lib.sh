@@ -5,6 +5,9 @@
 #   refuse REGEX ARGS...   QEMU must exit with status 1 and print an error
 #                          matching REGEX (extended, case-sensitive): the
 #                          message must name the property at fault
+#                          (REGEX is matched against the message without
+#                          QEMU's "-device ARGS: " prefix, which repeats
+#                          every option given)
 #   accept ARGS...         QEMU must start (realize succeeds) and quit with
 #                          status 0 when told to over QMP
 # ARGS are QEMU arguments; a bare "femu,..." or "femu-subsys,..." word is
@@ -52,13 +55,16 @@ refuse() { # refuse REGEX ARGS...
     # quit at once if the row is (wrongly) accepted
     cfg_run '{"execute":"qmp_capabilities"}{"execute":"quit"}' "$@"
     local msg
-    msg=$(printf '%s\n' "$cfg_out" | grep -v '^{"' | grep -m1 'qemu-system')
+    # match the message itself, not QEMU's "-device ARGS: " prefix that
+    # repeats the options (it would name every property given)
+    msg=$(printf '%s\n' "$cfg_out" | grep -v '^{"' | grep -m1 'qemu-system' |
+          sed 's/^[^:]*: -device [^ ]*: //')
     if [ "$cfg_rc" -ne 1 ]; then
         cfg_fail "refuse [$*]: exit status $cfg_rc, expected 1"
     elif ! printf '%s\n' "$msg" | grep -Eq -- "$re"; then
         cfg_fail "refuse [$*]: message does not match /$re/"
     else
-        echo "ok   refused  [$*]: ${msg#*: -device }"
+        echo "ok   refused  [$*]: $msg"
     fi
 }
 

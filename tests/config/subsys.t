@@ -4,9 +4,11 @@
 # subsystem, bad fdp.nruh / fdp.nru, FDP without the FTL.
 . "$(dirname "$0")/lib.sh"
 ex=nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25
-refuse 'subsys' femu,subsys=nosuch
+# (for a missing link target QEMU's core prints "Device 'X' not found"
+# after the "-device femu,subsys=X:" prefix, which names the property)
+refuse "Device 'nosuch' not found" femu,subsys=nosuch
 # the subsystem must come before the controller that names it
-refuse 'subsys' femu,subsys=fdp0 femu-subsys,id=fdp0,fdp=on,fdp.nruh=4
+refuse "Device 'fdp0' not found" femu,subsys=fdp0 femu-subsys,id=fdp0,fdp=on,fdp.nruh=4
 # a link to something that is not a femu-subsys
 refuse 'subsys' femu,id=c0 femu,subsys=c0
 refuse 'fdp.nruh=0' femu-subsys,id=fdp0,fdp=on femu,$ex,subsys=fdp0
