@@ -8,4 +8,4 @@
 need_runner
 femu_guest basic.sh --timeout 900 \
     -device femu,nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25 \
-    -device femu,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,pg_rd_lat=5000000,pg_wr_lat=5000000,blk_er_lat=0
+    -device femu,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,pg_rd_lat=20000000,pg_wr_lat=20000000,blk_er_lat=0

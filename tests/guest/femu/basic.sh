@@ -1,11 +1,12 @@
 # Guest side of tests/guest/femu-basic.t.  Devices (in this order):
 #  vSSD0: nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25 (tutorial 01)
-#  vSSD1: small, pg_rd_lat = pg_wr_lat = 5 ms (timing is measurable
+#  vSSD1: small, pg_rd_lat = pg_wr_lat = 20 ms (timing is measurable
 #         above the emulator's own overhead under TCG)
 A=$(ctrl_of vSSD0) || { bad "no controller with SN vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller with SN vSSD1"; finish; exit; }
 AN=/dev/${A}n1 BN=/dev/${B}n1 BG=/dev/ng${B#nvme}n1
-MS=5000000   # pg_rd_lat and pg_wr_lat of vSSD1, ns
+MS=20000000  # pg_rd_lat and pg_wr_lat of vSSD1, ns: far above the
+             # emulator's own overhead even on a loaded 2-core TCG host
 
 # --- tutorial 01: what nvme list shows
 list=$(nvme list)
@@ -31,18 +32,19 @@ check "C0h after fill = 1000 419424 0 419424" [ "$(c0 $A)" = "1000 419424 0 4194
 echo "C0h: $(c0 $A)"
 
 # --- timing on vSSD1
-read mn mean < <(fiolat --name=r0 --filename=$BN --rw=randread --bs=4k --direct=1 \
+read mn mean p50 < <(fiolat --name=r0 --filename=$BN --rw=randread --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=40)
-echo "unwritten 4k reads: min $mn mean $mean ns"
-# never-written pages cost no NAND time; 2.5 ms leaves TCG room
-check "unwritten reads are fast (mean < pg_rd_lat/2)" [ "$mean" -lt $((MS / 2)) ]
-read mn mean < <(fiolat --name=w1 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
+echo "unwritten 4k reads: min $mn mean $mean p50 $p50 ns"
+# never-written pages cost no NAND time (the median leaves room for
+# host scheduling hiccups under TCG)
+check "unwritten reads are fast (median < pg_rd_lat/4)" [ "$p50" -lt $((MS / 4)) ]
+read mn mean p50 < <(fiolat --name=w1 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=30 --randrepeat=0)
 echo "QD1 4k writes: min $mn mean $mean ns"
 check "QD1 writes take >= pg_wr_lat" [ "$mn" -ge $MS ]
 fio --name=wfill --filename=$BN --rw=write --bs=64k --direct=1 --ioengine=libaio \
     --iodepth=8 --size=4M --output=/dev/null
-read mn mean < <(fiolat --name=r1 --filename=$BN --rw=randread --bs=4k --direct=1 \
+read mn mean p50 < <(fiolat --name=r1 --filename=$BN --rw=randread --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=30)
 echo "QD1 4k reads of written data: min $mn mean $mean ns"
 check "QD1 reads take >= pg_rd_lat" [ "$mn" -ge $MS ]
@@ -59,7 +61,7 @@ check "0xEF code 6 (I/O log on)" ctl $B 6
 check "0xEF code 7 (I/O log off)" ctl $B 7
 set -- $(c0 $B); before=$2
 check "0xEF code 4: delay emulation off" ctl $B 4
-read mn mean < <(fiolat --name=r2 --filename=$BN --rw=randread --bs=4k --direct=1 \
+read mn mean p50 < <(fiolat --name=r2 --filename=$BN --rw=randread --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=30)
 echo "reads with delays off: min $mn mean $mean ns"
 check "delays off: reads faster than pg_rd_lat" [ "$mn" -lt $MS ]
@@ -68,7 +70,7 @@ fio --name=w8 --filename=$BN --rw=write --bs=4k --direct=1 --ioengine=psync \
 set -- $(c0 $B)
 check "delays off: page counts still counted (+8)" [ "$2" = $((before + 8)) ]
 check "0xEF code 3: built-in delays" ctl $B 3
-read mn mean < <(fiolat --name=w3 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
+read mn mean p50 < <(fiolat --name=w3 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=20 --randrepeat=0)
 echo "writes with built-in delays: min $mn mean $mean ns"
 check "built-in delays: writes >= 200 us, < command-line 5 ms" [ "$mn" -ge 200000 -a "$mn" -lt $MS ]
@@ -100,8 +102,11 @@ check "I/O after reset" fio --name=ar --filename=$BN --rw=randwrite --bs=4k --di
 check "read beyond the namespace fails" bash -c "! nvme read $BN --start-block=$(cat /sys/block/${B}n1/size) --block-count=0 --data-size=512 >/dev/null 2>&1"
 check "unknown I/O opcode fails" bash -c "! nvme io-passthru $BN --opcode=0x7f --namespace-id=1 >/dev/null 2>&1"
 check "unknown admin opcode fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xc5 >/dev/null 2>&1"
-check "error log lists errors" bash -c "nvme error-log /dev/$B -e 4 | grep -q 'error_count *: [1-9]'"
-check "SMART log: host write commands counted" bash -c "nvme smart-log /dev/$A | grep -Eq 'host_write_commands *: *[1-9]'"
-check "effects log lists Read" bash -c "nvme effects-log /dev/$B | grep -iq 'read'"
+check "error log lists errors" bash -c "nvme error-log /dev/$B -e 4 | grep -Eq 'error_count\s*: [1-9]'"
+check "SMART log: host write commands counted" bash -c "nvme smart-log /dev/$A | grep -Eq 'host_write_commands\s*: *[1-9]'"
+check "SMART log: data units written (1.6 GiB fill)" bash -c "nvme smart-log /dev/$A | grep -Eq 'Data Units Written\s*: *3356 '"
+# effects log (05h): Identify (admin 06h) and Read (I/O 02h) supported,
+# opcode 7Fh not
+check "effects log" bash -c "nvme get-log /dev/$B --log-id=5 --log-len=4096 -b | python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); a=struct.unpack_from(\"<256I\",d); i=struct.unpack_from(\"<256I\",d,1024); sys.exit(not (a[6]&1 and i[2]&1 and i[1]&3==3 and not i[0x7f] and a[0xef]&1))'"
 check "still works" fio --name=sw --filename=$BN --rw=read --bs=4k --direct=1 \
     --ioengine=psync --size=64k --output=/dev/null

@@ -1,5 +1,7 @@
 # Helpers for the guest side of tests/guest/femu-*.t (sourced in the guest).
 FAILS=0
+# no progress meter: it garbles the log with carriage returns
+fio() { command fio --eta=never "$@"; }
 ok() { echo "ok - $*"; }
 bad() { echo "FAIL - $*"; FAILS=$((FAILS + 1)); }
 # check DESCRIPTION COMMAND...: pass when the command succeeds
@@ -26,14 +28,15 @@ c1() {
         python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<6Q", d))'
 }
 
-# fiolat FIO-ARGS... -> "min mean" total latency in ns of the job's reads
+# fiolat FIO-ARGS... -> "min mean p50" latency in ns of the job's reads
 # or writes (whichever did I/O)
 fiolat() {
     fio --output-format=json "$@" | python3 -c '
 import sys, json
 j = json.load(sys.stdin)["jobs"][0]
 d = j["read"] if j["read"]["io_bytes"] else j["write"]
-print(int(d["lat_ns"]["min"]), int(d["lat_ns"]["mean"]))'
+print(int(d["lat_ns"]["min"]), int(d["lat_ns"]["mean"]),
+      int(d["clat_ns"]["percentile"]["50.000000"]))'
 }
 
 ctl() { nvme admin-passthru "/dev/$1" --opcode=0xef --cdw10="$2" >/dev/null 2>&1; }

@@ -26,7 +26,7 @@ for i in 0 1 2 3 4 5; do
         --rw=randwrite --bs=4k --direct=1 --ioengine=libaio --iodepth=16 \
         --offset=$((2 * q)) --size=$((2 * q)) --verify=crc32c --output=/dev/null
     check "${names[$i]}: trimmed quarter reads zeroes" \
-        cmp -n $q <(dd if=$dev bs=256k count=$((q / 262144)) iflag=direct 2>/dev/null) /dev/zero
+        cmp -n $q <(dd if=$dev bs=4096 count=$((q / 4096)) iflag=direct 2>/dev/null) /dev/zero
     # random overwrites of the third quarter must not disturb the fourth
     fio --name=a2 --filename=$dev --rw=randwrite --bs=4k --direct=1 --ioengine=libaio \
         --iodepth=16 --offset=$q --size=$q --io_size=$((4 * q)) --norandommap \
