@@ -33,8 +33,10 @@
 #include "trace.h"
 
 #define FDP_ENDGID          1
-/* NVMe 2.0 Identify Controller CTRATT bit 4 (endurance groups) and bit 19
- * (flexible data placement): 0x80010. */
+/*
+ * NVMe 2.0 Identify Controller CTRATT bit 4 (endurance groups) and bit 19
+ * (flexible data placement): 0x80010.
+ */
 #define FDP_CTRATT          (NVME_CTRATT_ENDGRPS | NVME_CTRATT_FDPS)
 /* Handles: the FDP event's RUHID field is one byte (5.16.1.23). */
 #define FDP_MAX_NRUH        256
@@ -116,8 +118,10 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
         goto fail;
     }
     if (s->fdp_nruh >= n->cfg.blks_per_pl) {
-        /* the FTL's reserve rule says the same in more words; this is
-         * the plain bound: one open line per handle plus spare for GC */
+        /*
+         * the FTL's reserve rule says the same in more words; this is
+         * the plain bound: one open line per handle plus spare for GC
+         */
         error_setg(errp, "fdp.nruh=%u: must be below the %u lines "
                    "(blks_per_pl) of the geometry: each handle keeps a "
                    "reclaim unit (line) open", s->fdp_nruh,
@@ -130,8 +134,10 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
     /* a reclaim unit is a line: more units than lines cannot exist */
     f->nru = MIN(s->fdp_nru, n->cfg.blks_per_pl);
     f->evt_enabled = g_new(uint8_t, f->nruh);
-    /* events are enabled by default so that an invalid placement id shows
-     * up in the log without any set-up */
+    /*
+     * events are enabled by default so that an invalid placement id shows
+     * up in the log without any set-up
+     */
     memset(f->evt_enabled, (1 << FDP_NEVT_TYPES) - 1, f->nruh);
     n->fdp = f;
     return true;
@@ -365,8 +371,10 @@ static bool fdp_nsid_ok(NvmeCmd *cmd)
     return nsid == 1 || nsid == NVME_NSID_BROADCAST;
 }
 
-/* Get Features FDP Events (1Eh): the event types of a placement handle
- * with their enable bit; completion DW0 = descriptors returned. */
+/*
+ * Get Features FDP Events (1Eh): the event types of a placement handle
+ * with their enable bit; completion DW0 = descriptors returned.
+ */
 static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
                                bool dflt, uint32_t *result)
 {
@@ -406,8 +414,10 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (sel == NVME_GETFEAT_SELECT_CAP) {
-        /* FDP mode cannot change while the namespace exists; event
-         * enables can, per namespace */
+        /*
+         * FDP mode cannot change while the namespace exists; event
+         * enables can, per namespace
+         */
         *result = fid == NVME_FDP_EVENTS ?
                   NVME_FEAT_CAP_CHANGE | NVME_FEAT_CAP_NS : 0;
         return NVME_SUCCESS;
@@ -425,8 +435,10 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
                           result);
 }
 
-/* Set Features FDP Events (1Eh): enable or disable the listed event types
- * on placement handle PH. */
+/*
+ * Set Features FDP Events (1Eh): enable or disable the listed event types
+ * on placement handle PH.
+ */
 static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
 {
     uint32_t dw11 = le32_to_cpu(cmd->cdw11);
@@ -484,10 +496,12 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
         if ((dw11 & 0xffff) != FDP_ENDGID) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        /* Asking for what is in force (FDP on, configuration 0) is
+        /*
+         * Asking for what is in force (FDP on, configuration 0) is
          * fine.  Anything else would change the configuration of an
          * endurance group that holds a namespace, which the controller
-         * refuses (NVMe 2.0 5.27.1.20). */
+         * refuses (NVMe 2.0 5.27.1.20).
+         */
         if (FIELD_EX32(dw12, FEAT_FDP, FDPE) &&
             FIELD_EX32(dw12, FEAT_FDP, CONF_NDX) == 0) {
             return NVME_SUCCESS;
@@ -499,8 +513,10 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
 
 uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid)
 {
-    /* DTYPE in CDW12 bits 23:20, DSPEC in CDW13 bits 31:16 (NVM command
-     * set 3.2.6, NVMe 2.0 8.1.10) */
+    /*
+     * DTYPE in CDW12 bits 23:20, DSPEC in CDW13 bits 31:16 (NVM command
+     * set 3.2.6, NVMe 2.0 8.1.10)
+     */
     uint32_t dtype = (le32_to_cpu(cmd->cdw12) >> 20) & 0xf;
 
     *pid = FTL_PID_NONE;
@@ -508,20 +524,26 @@ uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid)
         return NVME_SUCCESS;
     }
     if (dtype != FDP_DTYPE || !fdp_of(n)) {
-        /* the only directive this controller knows is data placement,
-         * and only with FDP on */
+        /*
+         * the only directive this controller knows is data placement,
+         * and only with FDP on
+         */
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    /* The placement identifier; with RGIF 0 it is the placement handle
+    /*
+     * The placement identifier; with RGIF 0 it is the placement handle
      * itself.  One the namespace lacks is not an error: the FTL writes
      * through handle 0 and queues an "invalid placement identifier"
-     * event. */
+     * event.
+     */
     *pid = le32_to_cpu(cmd->cdw13) >> 16;
     return NVME_SUCCESS;
 }
 
-/* I/O Management Receive (opcode 12h), MO 1: reclaim unit handle status,
- * one descriptor per placement identifier of the namespace. */
+/*
+ * I/O Management Receive (opcode 12h), MO 1: reclaim unit handle status,
+ * one descriptor per placement identifier of the namespace.
+ */
 uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
 {
     FemuFdp *f = fdp_of(n);
@@ -543,8 +565,10 @@ uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     size = sizeof(NvmeRuhStatus) + f->nruh * sizeof(NvmeRuhStatusDescr);
-    /* a buffer shorter than the page gets its beginning (the header
-     * alone tells the host how much to ask for); a longer one zeroes */
+    /*
+     * a buffer shorter than the page gets its beginning (the header
+     * alone tells the host how much to ask for); a longer one zeroes
+     */
     buf = g_malloc0(MAX(size, len));
     h = (NvmeRuhStatus *)buf;
     d = (NvmeRuhStatusDescr *)(h + 1);
@@ -561,9 +585,11 @@ uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
     return femu_dma_cmd(n, cmd, buf, len, true);
 }
 
-/* I/O Management Send (opcode 1Dh), MO 1: reclaim unit handle update.
+/*
+ * I/O Management Send (opcode 1Dh), MO 1: reclaim unit handle update.
  * MOS = number of placement identifiers in the data, 0's based; each
- * listed handle starts a fresh reclaim unit. */
+ * listed handle starts a fresh reclaim unit.
+ */
 uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
 {
     FemuFdp *f = fdp_of(n);
