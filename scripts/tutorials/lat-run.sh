@@ -1,0 +1,132 @@
+#!/bin/bash
+# lat-run.sh: tutorial 05's latency run, inside a guest with a FEMU
+# BlackBox SSD (a real guest or the embedded one of scripts/femu-run).
+#
+#   unwritten  QD1 4 KiB random reads of never-written pages (no NAND time)
+#   fill       sequential fill of the namespace (128 KiB writes)
+#   read       QD1 4 KiB random reads of written data   (~ pg_rd_lat)
+#   write      QD1 4 KiB random writes, GC idle         (~ pg_wr_lat)
+#   age        AGE bytes of random writes at IODEPTH (GC starts)
+#   gc-write   QD1 4 KiB random writes with GC running, GC takes NAND time
+#              (0xEF code 1): GC shows in the tail, not the median
+#   gc-free    the same with GC taking no time (0xEF code 2)
+#
+# Latencies are fio's completion latencies (clat) in microseconds, from
+# fio's JSON output.  At the end it prints log page C1h (how late the
+# device posted completions against their emulated time).
+#
+# WARNING: it overwrites the whole namespace.
+#
+# Settings (environment variables, or NAME=VALUE arguments):
+#   DEV=/dev/nvme0n1   namespace (default: the first FEMU BlackBox one)
+#   IOS=2000           I/Os per QD1 phase
+#   AGE=2x             bytes of aging writes (fio units, or Nx = N times
+#                      the namespace; 0 skips age, gc-write and gc-free)
+#   IODEPTH=32 ENGINE=libaio SEED=1
+#   FORCE=0            1: run even if the namespace is mounted
+#
+# Output: one line per phase,
+#   lat phase=NAME n=N mean_us=.. p50_us=.. p99_us=.. p999_us=.. max_us=..
+# then "C1h: count=.. mean_ns=.. max_ns=.. p50_ns<=.. p99_ns<=.. p999_ns<=..".
+set -u
+
+for a in "$@"; do
+    case $a in
+    *=*) export "${a%%=*}=${a#*=}" ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "lat-run: unknown argument '$a' (use NAME=VALUE)" >&2; exit 1 ;;
+    esac
+done
+IOS=${IOS:-2000} AGE=${AGE:-2x} IODEPTH=${IODEPTH:-32} ENGINE=${ENGINE:-libaio}
+SEED=${SEED:-1} FORCE=${FORCE:-0}
+
+die() { echo "lat-run: $*" >&2; exit 1; }
+for t in fio nvme python3; do
+    command -v $t >/dev/null || die "$t is not installed"
+done
+if [ -z "${DEV:-}" ]; then
+    for c in /sys/class/nvme/nvme*; do
+        [ -e "$c/model" ] || continue
+        case $(cat "$c/model") in
+        "FEMU BlackBox-SSD Controller"*) DEV=/dev/$(basename "$c")n1; break ;;
+        esac
+    done
+    [ -n "${DEV:-}" ] || die "no FEMU BlackBox-SSD controller found (set DEV=)"
+fi
+[ -b "$DEV" ] || die "$DEV is not a block device"
+name=$(basename "$DEV")
+CTRL=/dev/${name%n[0-9]*}
+if [ "$FORCE" != 1 ] && grep -q "^$DEV" /proc/mounts; then
+    die "$DEV is mounted; this run overwrites it (FORCE=1 to go on)"
+fi
+NS_BYTES=$(( $(cat /sys/block/$name/size) * 512 ))
+
+size() {
+    local v=${1,,}
+    case $v in
+    *x) awk -v f="${v%x}" -v n="$NS_BYTES" 'BEGIN { printf "%d\n", f * n }' ;;
+    *k) echo $(( ${v%k} * 1024 )) ;;
+    *m) echo $(( ${v%m} * 1024 * 1024 )) ;;
+    *g) echo $(( ${v%g} * 1024 * 1024 * 1024 )) ;;
+    *) echo $(( v )) ;;
+    esac
+}
+
+ctl() {
+    local out
+    out=$(nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" 2>&1) ||
+        die "0xEF code $1 failed on $CTRL: $out"
+}
+
+# qd1 NAME FIO-ARGS...: a QD1 psync job of IOS I/Os, prints its clat summary
+qd1() {
+    local nm=$1 out
+    shift
+    out=$(fio --name="$nm" --filename="$DEV" --direct=1 --ioengine=psync \
+        --bs=4k --size="$NS_BYTES" --number_ios="$IOS" --norandommap \
+        --randseed="$SEED" --output-format=json "$@") || die "fio failed in phase $nm"
+    python3 -c '
+import json, sys
+j = json.loads(sys.stdin.read())["jobs"][0]
+d = j["read"] if j["read"]["total_ios"] else j["write"]
+c = d["clat_ns"]; p = c.get("percentile", {})
+us = lambda v: "%.1f" % (v / 1000.0)
+print("lat phase=%s n=%d mean_us=%s p50_us=%s p99_us=%s p999_us=%s max_us=%s" % (
+    sys.argv[1], d["total_ios"], us(c["mean"]), us(p.get("50.000000", 0)),
+    us(p.get("99.000000", 0)), us(p.get("99.900000", 0)), us(c["max"])))
+' "$nm" <<<"$out" || die "cannot parse fio output of phase $nm"
+}
+
+bulk() { # bulk NAME BYTES FIO-ARGS...
+    local nm=$1 bytes=$2
+    shift 2
+    fio --name="$nm" --filename="$DEV" --direct=1 --ioengine="$ENGINE" \
+        --iodepth="$IODEPTH" --size="$NS_BYTES" --io_size="$bytes" \
+        --eta=never --output=/dev/null "$@" || die "fio failed in phase $nm"
+}
+
+echo "lat-run: dev=$DEV ns_bytes=$NS_BYTES ios=$IOS age=$AGE iodepth=$IODEPTH engine=$ENGINE seed=$SEED"
+ctl 5                                   # counters and C1h start from zero
+qd1 unwritten --rw=randread
+bulk fill $(( NS_BYTES / 131072 * 131072 )) --rw=write --bs=128k
+echo "fill done"
+qd1 read --rw=randread
+qd1 write --rw=randwrite
+age=$(size "$AGE")
+if [ "$age" -gt 0 ]; then
+    bulk age "$age" --rw=randwrite --bs=4k --norandommap --randseed="$SEED"
+    echo "age done"
+    ctl 1
+    qd1 gc-write --rw=randwrite --randseed=$(( SEED + 1 ))
+    ctl 2
+    qd1 gc-free --rw=randwrite --randseed=$(( SEED + 2 ))
+    ctl 1                               # back to the default
+fi
+f=$(mktemp)
+nvme get-log "$CTRL" --log-id=0xc1 --log-len=512 --raw-binary >"$f" 2>/dev/null ||
+    die "cannot read log page C1h"
+# C1h: u64 count, sum, max, p50, p99, p99.9 bounds (ns); see docs/log-pages.md
+set -- $(od -An -tu8 -N48 "$f")
+rm -f "$f"
+mean=0; [ "$1" -gt 0 ] && mean=$(( $2 / $1 ))
+echo "C1h: count=$1 mean_ns=$mean max_ns=$3 p50_ns<=$4 p99_ns<=$5 p999_ns<=$6"

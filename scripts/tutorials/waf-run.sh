@@ -1,0 +1,152 @@
+#!/bin/bash
+# waf-run.sh: tutorial 02's write-amplification run, inside a guest with a
+# FEMU BlackBox SSD (a real guest or the embedded one of scripts/femu-run).
+#
+#   1. fill    the whole namespace with FILL_BS sequential writes
+#   2. age     AGE bytes of BS random writes (the SSD reaches steady state)
+#   3. measure MEASURE bytes of the same random writes
+#
+# It reads log page C0h (FEMU's FTL counters) before and after every phase
+# and prints the differences, so the WAF of "measure" is the steady-state
+# WAF of the workload, whatever the device did before.  WAF x1000 of a
+# phase = (host pages programmed + GC pages moved) * 1000 / host pages
+# written, integer division, like C0h's own WAF field.
+#
+# WARNING: it overwrites the whole namespace.
+#
+# Settings (environment variables, or NAME=VALUE arguments):
+#   DEV=/dev/nvme0n1   namespace (default: the first FEMU BlackBox
+#                      controller's namespace 1)
+#   FILL_BS=128k       block size of the sequential fill ("0": no fill)
+#   AGE=4g MEASURE=4g  bytes of random writes of the two phases (fio units:
+#                      k, m, g; or "Nx": N times the namespace, e.g. 2.5x)
+#   BS=4k              block size of the random writes
+#   ZIPF=              empty: uniform; a theta such as 1.2: fio's
+#                      random_distribution=zipf:THETA
+#   RANDOMMAP=off      off: independent uniform draws (fio --norandommap,
+#                      like femu-sim's default); on: fio's random map (every
+#                      block once per pass); the two give different WAFs
+#   IODEPTH=32 ENGINE=libaio SEED=1   fio queue depth, engine, random seed
+#   NODELAY=0          1: send 0xEF code 4 first (NAND times 0; page counts
+#                      and so the WAF do not depend on timing, but the run
+#                      is much faster); delays stay off afterwards
+#   RESET=0            1: send 0xEF code 5 (reset the C0h counters) first
+#   FORCE=0            1: run even if the namespace is mounted
+#
+# Output: one line per phase,
+#   phase=NAME bytes=B seconds=S host_written=H gc_moved=G programmed=P waf_x1000=W
+# then "C0h: ..." (totals since start) and "WAF(measure)=X.XXX".
+# Exit status 0 on success, 1 on an error (message on stderr).
+set -u
+
+for a in "$@"; do
+    case $a in
+    *=*) export "${a%%=*}=${a#*=}" ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "waf-run: unknown argument '$a' (use NAME=VALUE)" >&2; exit 1 ;;
+    esac
+done
+FILL_BS=${FILL_BS:-128k} AGE=${AGE:-4g} MEASURE=${MEASURE:-4g} BS=${BS:-4k}
+ZIPF=${ZIPF:-} RANDOMMAP=${RANDOMMAP:-off} IODEPTH=${IODEPTH:-32}
+ENGINE=${ENGINE:-libaio} SEED=${SEED:-1} NODELAY=${NODELAY:-0}
+RESET=${RESET:-0} FORCE=${FORCE:-0}
+
+die() { echo "waf-run: $*" >&2; exit 1; }
+command -v fio >/dev/null || die "fio is not installed"
+command -v nvme >/dev/null || die "nvme-cli is not installed"
+
+if [ -z "${DEV:-}" ]; then
+    for c in /sys/class/nvme/nvme*; do
+        [ -e "$c/model" ] || continue
+        case $(cat "$c/model") in
+        "FEMU BlackBox-SSD Controller"*) DEV=/dev/$(basename "$c")n1; break ;;
+        esac
+    done
+    [ -n "${DEV:-}" ] || die "no FEMU BlackBox-SSD controller found (set DEV=)"
+fi
+[ -b "$DEV" ] || die "$DEV is not a block device"
+name=$(basename "$DEV")
+CTRL=/dev/${name%n[0-9]*}
+if [ "$FORCE" != 1 ] && grep -q "^$DEV" /proc/mounts; then
+    die "$DEV is mounted; this run overwrites it (FORCE=1 to go on)"
+fi
+NS_BYTES=$(( $(cat /sys/block/$name/size) * 512 ))
+
+# size ARG -> bytes ("Nx" = N times the namespace, else fio's k/m/g units)
+size() {
+    local v=${1,,}
+    case $v in
+    *x) awk -v f="${v%x}" -v n="$NS_BYTES" 'BEGIN { printf "%d\n", f * n }' ;;
+    *k|*kb|*kib) v=${v%%k*}; echo $(( v * 1024 )) ;;
+    *m|*mb|*mib) v=${v%%m*}; echo $(( v * 1024 * 1024 )) ;;
+    *g|*gb|*gib) v=${v%%g*}; echo $(( v * 1024 * 1024 * 1024 )) ;;
+    *) echo $(( v )) ;;
+    esac
+}
+
+# C0h (SPEC 2.5): u32 WAF x1000 at 0, u64 host pages written at 8, GC pages
+# moved at 16, host pages programmed at 24, little-endian.  Prints
+# "waf host gc prog".
+c0() {
+    local f
+    f=$(mktemp) || return 1
+    nvme get-log "$CTRL" --log-id=0xc0 --log-len=512 --raw-binary >"$f" 2>/dev/null ||
+        { rm -f "$f"; return 1; }
+    [ "$(wc -c <"$f")" -ge 32 ] || { rm -f "$f"; return 1; }
+    echo $(od -An -tu4 -N4 "$f") $(od -An -tu8 -j8 -N24 "$f")
+    rm -f "$f"
+}
+
+ctl() { # 0xEF run-time control code, no data buffer
+    local out
+    out=$(nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" 2>&1) ||
+        die "0xEF code $1 failed on $CTRL: $out"
+}
+
+c0 >/dev/null || die "cannot read log page C0h of $CTRL (is it a FEMU BlackBox SSD?)"
+[ "$NODELAY" = 1 ] && ctl 4
+[ "$RESET" = 1 ] && ctl 5
+
+dist=uniform
+fio_rand=(--rw=randwrite --bs="$BS")
+if [ -n "$ZIPF" ]; then
+    dist=zipf:$ZIPF
+    fio_rand+=(--random_distribution=zipf:"$ZIPF")
+elif [ "$RANDOMMAP" = off ]; then
+    fio_rand+=(--norandommap)
+fi
+echo "waf-run: dev=$DEV ns_bytes=$NS_BYTES fill_bs=$FILL_BS age=$AGE measure=$MEASURE bs=$BS dist=$dist randommap=$RANDOMMAP iodepth=$IODEPTH engine=$ENGINE seed=$SEED nodelay=$NODELAY"
+
+LAST_WAF=""
+phase() { # phase NAME BYTES FIO-ARGS...
+    local nm=$1 bytes=$2 b a t0 t1 dh dg dp w
+    shift 2
+    b=($(c0)) || die "reading C0h failed"
+    t0=$(date +%s.%N)
+    fio --name="$nm" --filename="$DEV" --direct=1 --ioengine="$ENGINE" \
+        --iodepth="$IODEPTH" --size="$NS_BYTES" --io_size="$bytes" \
+        --group_reporting --eta=never --output=/dev/null "$@" || die "fio failed in phase $nm"
+    t1=$(date +%s.%N)
+    a=($(c0)) || die "reading C0h failed"
+    dh=$(( a[1] - b[1] )) dg=$(( a[2] - b[2] )) dp=$(( a[3] - b[3] ))
+    w=1000
+    [ "$dh" -gt 0 ] && w=$(( (dp + dg) * 1000 / dh ))
+    printf 'phase=%s bytes=%s seconds=%.1f host_written=%s gc_moved=%s programmed=%s waf_x1000=%s\n' \
+        "$nm" "$bytes" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
+        "$dh" "$dg" "$dp" "$w"
+    LAST_WAF=$w
+}
+
+if [ "$FILL_BS" != 0 ]; then
+    # fio writes whole blocks only: a last partial FILL_BS is not written
+    fb=$(size "$FILL_BS")
+    phase fill $(( NS_BYTES / fb * fb )) --rw=write --bs="$FILL_BS"
+fi
+age=$(size "$AGE")
+# different seeds: the measured run is not a replay of the aging run
+[ "$age" -gt 0 ] && phase age "$age" "${fio_rand[@]}" --randseed="$SEED"
+meas=$(size "$MEASURE")
+[ "$meas" -gt 0 ] || die "MEASURE must be more than 0"
+phase measure "$meas" "${fio_rand[@]}" --randseed=$(( SEED + 1 ))
+echo "C0h: $(c0)"
+printf 'WAF(measure)=%d.%03d\n' $(( LAST_WAF / 1000 )) $(( LAST_WAF % 1000 ))
