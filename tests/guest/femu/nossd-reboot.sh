@@ -4,7 +4,7 @@
 # guest reboot) and exits, powering the guest off.
 N=$(ctrl_of vSSD0) || { bad "no controller vSSD0"; finish; exit; }
 S=$(ctrl_of vSSD1) || { bad "no controller vSSD1"; finish; exit; }
-marker() { dd if=/dev/${S}n1 bs=4096 count=1 skip=100 iflag=direct 2>/dev/null | head -c 16; }
+marker() { dd if=/dev/${S}n1 bs=4096 count=1 skip=100 iflag=direct 2>/dev/null | head -c 16 | tr -d '\0'; }
 if [ "$(marker)" != "femu-reboot-mark" ]; then
     echo "first boot"
     check "NoSSD model" bash -c "nvme id-ctrl /dev/$N | grep -q '^mn *: FEMU NoSSD Controller'"
