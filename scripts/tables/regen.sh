@@ -1,0 +1,197 @@
+#!/bin/bash
+# regen.sh: regenerate the tutorials' tables from scratch, the guest (the
+# femu device in the embedded guest, scripts/femu-run + the tutorial
+# scripts) and the simulator (build/femu-sim, the same FTL code) side by
+# side.  Writes one markdown fragment per table into OUT (default
+# docs/tables/), which the tutorials include by name.
+#
+#   scripts/tables/regen.sh [--scale full|scaled] [--sim-only] [--out DIR]
+#                           [--only TABLE[,TABLE...]] [--group N]
+#
+# Tables: 02-threshold 02-op 02-policy 02-hotcold 05-latency
+# (tutorial 04's FDP table is made by its own script, see docs/fdp.md).
+#
+# --scale full    the configurations the tutorials name: 2 GiB of NAND
+#                 (nchs=4,luns_per_ch=4,blks_per_pl=128), fill, age with
+#                 4 GiB of 4 KiB random writes, measure a second 4 GiB.
+#                 Under TCG this takes hours (see the tutorials).
+# --scale scaled  the same number of lines (128) on 64 MiB of NAND
+#                 (nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32),
+#                 age and measure 2x the namespace each; minutes.
+# --sim-only      only the simulator columns (seconds); the guest columns
+#                 say "not measured".
+# --group N       devices per guest boot (default: all rows of a table when
+#                 scaled, 1 when full: a full-size device keeps up to 1.6
+#                 GiB of written data in host memory).
+# Guest WAF runs use waf-run.sh NODELAY=1 (0xEF code 4: NAND times 0): page
+# counts and so the WAF do not depend on timing, the run is much faster.
+# Environment: FEMU_QEMU (QEMU binary), FEMU_SIM (femu-sim binary),
+# RUNNER_ARGS (extra scripts/femu-run options, e.g. "--accel tcg").
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ME=regen
+SIM=${FEMU_SIM:-$ROOT/build/femu-sim}
+QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
+RUNNER=$ROOT/scripts/femu-run
+T=$ROOT/scripts/tutorials
+SCALE=scaled SIMONLY=0 OUT=$ROOT/docs/tables ONLY="" GROUP=""
+die() { echo "$ME: $*" >&2; exit 1; }
+while [ $# -gt 0 ]; do
+    case $1 in
+    --scale) SCALE=$2; shift 2 ;;
+    --sim-only) SIMONLY=1; shift ;;
+    --out) OUT=$2; shift 2 ;;
+    --only) ONLY=,$2,; shift 2 ;;
+    --group) GROUP=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $1 (--help)" ;;
+    esac
+done
+[ -x "$SIM" ] || die "$SIM not built (make sim)"
+[ "$SIMONLY" = 1 ] || [ -x "$QEMU" ] || die "$QEMU not built (make qemu), or use --sim-only"
+case $SCALE in
+full)   GEOM=nchs=4,luns_per_ch=4,blks_per_pl=128; AGE=4g MEASURE=4g; : "${GROUP:=1}" ;;
+scaled) GEOM=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32; AGE=2x MEASURE=2x; : "${GROUP:=99}" ;;
+*) die "--scale must be full or scaled" ;;
+esac
+mkdir -p "$OUT"
+ACCEL=tcg
+HOST="$(nproc) CPUs, $(uname -m), $(date -u +%Y-%m-%d)"
+
+# size SIZE PROPS -> bytes for femu-sim: "Nx" = N x namespace, rounded
+# down to whole 4 KiB requests exactly as fio does in the guest
+size() {
+    local ns
+    case $1 in
+    *x) ns=$("$SIM" "$2" --phase f:seqfill,size=4k | sed -n 's/^namespace: \([0-9]*\) blocks of \([0-9]*\) B.*/\1 \2/p')
+        set -- "$1" $ns
+        awk -v f="${1%x}" -v n="$(( $2 * $3 ))" 'BEGIN { printf "%d\n", int(f * n / 4096) * 4096 }' ;;
+    *) echo "$1" ;;
+    esac
+}
+
+# sim PROPS ZIPF -> "waf gc_moved seconds"
+sim() {
+    local props=$GEOM,$1 z=${2:-} a m t0 out
+    a=$(size $AGE "$props") m=$(size $MEASURE "$props")
+    t0=$EPOCHREALTIME
+    out=$("$SIM" "$props" --waf-run=age=$a,measure=$m${z:+,zipf=$z}) || { echo "refused - -"; return; }
+    awk -v t="$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" \
+        '$1 == "measure" { printf "%d.%03d %s %s\n", $8 / 1000, $8 % 1000, $6, t }' <<<"$out"
+}
+
+# guest_rows TABLE ROWS...: each row "PROPS|ZIPF"; runs them in the guest,
+# GROUP devices per boot; sets GW[i]="waf gc_moved seconds" per row
+declare -a GW
+guest_rows() {
+    local table=$1 i=0 n start job log rc
+    shift
+    local rows=("$@")
+    GW=()
+    while [ $i -lt ${#rows[@]} ]; do
+        start=$i
+        job=$(mktemp) log=$(mktemp)
+        local dev=()
+        echo 'sv() { for c in /sys/class/nvme/nvme*; do [ "$(tr -d " " <$c/serial)" = $1 ] && echo /dev/$(basename $c)n1; done; }' >"$job"
+        for ((n = 0; n < GROUP && i < ${#rows[@]}; n++, i++)); do
+            local props=${rows[$i]%|*} z=${rows[$i]#*|}
+            dev+=(-device "femu,$GEOM,$props,serial=r$i")
+            echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE NODELAY=1${z:+ ZIPF=$z}" >>"$job"
+        done
+        echo "$ME: $table: guest rows $start..$((i - 1)) (${#dev[@]} -device args)" >&2
+        # shellcheck disable=SC2086
+        "$RUNNER" --qemu "$QEMU" --timeout 0 ${RUNNER_ARGS:-} --file "$T/waf-run.sh" \
+            "${dev[@]}" --script "$job" >"$log" 2>"$log.err"
+        rc=$?
+        ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
+        [ $rc = 0 ] || { cat "$log" "$log.err" >&2; die "$table: guest run failed ($rc)"; }
+        for ((n = start; n < i; n++)); do
+            GW[$n]=$(awk -v s="### row $n" '$0 == s { on = 1; next } /^### / { on = 0 } on' "$log" |
+                awk -F'[ =]' '/^phase=measure / { for (k = 1; k < NF; k++) v[$k] = $(k + 1); w = v["waf_x1000"];
+                    printf "%d.%03d %s %s\n", w / 1000, w % 1000, v["gc_moved"], v["seconds"] }')
+            [ -n "${GW[$n]}" ] || die "$table: row $n: no measure line in the guest output ($log)"
+        done
+        rm -f "$job" "$log" "$log.err"
+    done
+}
+
+# waf_table NAME TITLE ROWS...: writes OUT/NAME.md
+waf_table() {
+    local name=$1 title=$2 i f
+    shift 2
+    [ -z "$ONLY" ] || [[ $ONLY == *,$name,* ]] || return 0
+    local rows=("$@")
+    echo "$ME: $name: simulator" >&2
+    [ "$SIMONLY" = 1 ] || guest_rows "$name" "${rows[@]}"
+    f=$OUT/$name.md
+    {
+        echo "<!-- generated by scripts/tables/regen.sh --scale $SCALE$([ "$SIMONLY" = 1 ] && echo ' --sim-only'); do not edit -->"
+        echo "**$title** ($SCALE: \`$GEOM\`, age $AGE, measure $MEASURE of 4 KiB random writes; $HOST)"
+        echo
+        echo "| properties | writes | WAF femu-sim | WAF guest | GC pages moved (sim / guest) | guest measure phase |"
+        echo "|---|---|---|---|---|---|"
+        for i in "${!rows[@]}"; do
+            local props=${rows[$i]%|*} z=${rows[$i]#*|} s g w=uniform
+            [ -n "$z" ] && w="zipf $z"
+            s=($(sim "$props" "$z"))
+            if [ "$SIMONLY" = 1 ]; then g=("not measured" "-" "-"); else g=(${GW[$i]}); fi
+            echo "| \`$props\` | $w | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} | $([ "$SIMONLY" = 1 ] && echo - || echo "${g[2]} s ($ACCEL)") |"
+        done
+        echo
+        echo "Commands: simulator \`build/femu-sim $GEOM,<properties> --waf-run=age=<bytes>,measure=<bytes>[,zipf=1.2]\`;"
+        echo "guest \`scripts/femu-run --file scripts/tutorials/waf-run.sh -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE NODELAY=1 [ZIPF=1.2]\`."
+    } >"$f"
+    echo "$ME: wrote $f" >&2
+}
+
+waf_table 02-threshold "GC threshold (op_pcent=25)" \
+    "op_pcent=25,gc_thres_pcent=75|" "op_pcent=25,gc_thres_pcent=90|" "op_pcent=25,gc_thres_pcent=95|"
+waf_table 02-op "Over-provisioning (gc_thres_pcent=90)" \
+    "op_pcent=7,gc_thres_pcent=90|" "op_pcent=15,gc_thres_pcent=90|" "op_pcent=25,gc_thres_pcent=90|" \
+    "op_pcent=50,gc_thres_pcent=90|" "op_pcent=100,gc_thres_pcent=90|"
+rows=()
+for z in "" 1.2; do
+    for p in greedy fifo random cost-benefit d-choice; do
+        rows+=("op_pcent=25,gc_thres_pcent=95,gc_policy=$p|$z")
+    done
+done
+waf_table 02-policy "Victim policies (op_pcent=25, gc_thres_pcent=95)" "${rows[@]}"
+waf_table 02-hotcold "Hot/cold separation under Zipf 1.2 (op_pcent=25, gc_thres_pcent=95)" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=greedy,hot_cold_sep=off|1.2" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=greedy,hot_cold_sep=on|1.2" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=cost-benefit,hot_cold_sep=off|1.2" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=cost-benefit,hot_cold_sep=on|1.2"
+
+# Tutorial 05: latencies exist only in the guest (femu-sim has no host)
+if [ -z "$ONLY" ] || [[ $ONLY == *,05-latency,* ]]; then
+    f=$OUT/05-latency.md
+    if [ "$SIMONLY" = 1 ]; then
+        echo "$ME: 05-latency: guest only, skipped (--sim-only)" >&2
+    else
+        case $SCALE in
+        full) LDEV="femu,nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25"; LARGS="IOS=20000 AGE=1x" ;;
+        scaled) LDEV="femu,$GEOM,op_pcent=25"; LARGS="IOS=2000 AGE=1x" ;;
+        esac
+        log=$(mktemp)
+        echo "$ME: 05-latency: guest" >&2
+        "$RUNNER" --qemu "$QEMU" --timeout 0 ${RUNNER_ARGS:-} --file "$T/lat-run.sh" \
+            -device "$LDEV" --script "$T/lat-run.sh" $LARGS >"$log" 2>"$log.err" ||
+            { cat "$log" "$log.err" >&2; die "05-latency: guest run failed"; }
+        ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
+        {
+            echo "<!-- generated by scripts/tables/regen.sh --scale $SCALE; do not edit -->"
+            echo "**QD1 4 KiB latency, fio clat in us** ($SCALE: \`-device $LDEV\`, NAND times 40/200/2000 us; $ACCEL; $HOST)"
+            echo
+            echo "| phase | I/Os | mean | p50 | p99 | p99.9 | max |"
+            echo "|---|---|---|---|---|---|---|"
+            awk -F'[ =]' '/^lat phase=/ { for (k = 2; k < NF; k++) v[$k] = $(k + 1);
+                printf "| %s | %s | %s | %s | %s | %s | %s |\n", v["phase"], v["n"], v["mean_us"], v["p50_us"], v["p99_us"], v["p999_us"], v["max_us"] }' "$log"
+            echo
+            echo "Completion lateness (log C1h, ns): \`$(sed -n 's/^C1h: //p' "$log")\`"
+            echo
+            echo "Command: \`scripts/femu-run --file scripts/tutorials/lat-run.sh -device $LDEV --script scripts/tutorials/lat-run.sh $LARGS\`."
+        } >"$f"
+        rm -f "$log" "$log.err"
+        echo "$ME: wrote $f" >&2
+    fi
+fi
