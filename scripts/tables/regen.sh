@@ -3,10 +3,14 @@
 # femu device in the embedded guest, scripts/femu-run + the tutorial
 # scripts) and the simulator (build/femu-sim, the same FTL code) side by
 # side.  Writes one markdown fragment per table into OUT (default
-# docs/tables/), which the tutorials include by name.
+# docs/tables/SCALE/), then splices each fragment into the tutorials
+# (docs/tutorials/*.md) between the lines "<!-- BEGIN SCALE/TABLE -->" and
+# "<!-- END SCALE/TABLE -->" (--no-splice: leave the tutorials alone;
+# --splice-only: measure nothing, splice the fragments already in OUT).
 #
 #   scripts/tables/regen.sh [--scale full|scaled] [--sim-only] [--out DIR]
-#                           [--only TABLE[,TABLE...]] [--group N]
+#                           [--only TABLE[,TABLE...]] [--group N] [--no-splice]
+#                           [--splice-only]
 #
 # Tables: 02-threshold 02-op 02-policy 02-hotcold 05-latency
 # (tutorial 04's FDP table is made by its own script, see docs/fdp.md).
@@ -28,13 +32,13 @@
 # Environment: FEMU_QEMU (QEMU binary), FEMU_SIM (femu-sim binary),
 # RUNNER_ARGS (extra scripts/femu-run options, e.g. "--accel tcg").
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ROOT=${FEMU_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 ME=regen
 SIM=${FEMU_SIM:-$ROOT/build/femu-sim}
 QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
 RUNNER=$ROOT/scripts/femu-run
 T=$ROOT/scripts/tutorials
-SCALE=scaled SIMONLY=0 OUT=$ROOT/docs/tables ONLY="" GROUP=""
+SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE=1
 die() { echo "$ME: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -43,6 +47,8 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2 ;;
     --only) ONLY=,$2,; shift 2 ;;
     --group) GROUP=$2; shift 2 ;;
+    --no-splice) SPLICE=0; shift ;;
+    --splice-only) ONLY=,none,; SIMONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
     esac
@@ -54,6 +60,7 @@ full)   GEOM=nchs=4,luns_per_ch=4,blks_per_pl=128; AGE=4g MEASURE=4g; : "${GROUP
 scaled) GEOM=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32; AGE=2x MEASURE=2x; : "${GROUP:=99}" ;;
 *) die "--scale must be full or scaled" ;;
 esac
+: "${OUT:=$ROOT/docs/tables/$SCALE}"
 mkdir -p "$OUT"
 ACCEL=tcg
 HOST="$(nproc) CPUs, $(uname -m), $(date -u +%Y-%m-%d)"
@@ -194,4 +201,24 @@ if [ -z "$ONLY" ] || [[ $ONLY == *,05-latency,* ]]; then
         rm -f "$log" "$log.err"
         echo "$ME: wrote $f" >&2
     fi
+fi
+
+# Splice the fragments into the tutorials.
+if [ "$SPLICE" = 1 ]; then
+    python3 - "$OUT" "$SCALE" "$ROOT"/docs/tutorials/*.md <<'PY'
+import os, re, sys
+out, scale, docs = sys.argv[1], sys.argv[2], sys.argv[3:]
+for doc in docs:
+    text = open(doc).read()
+    def repl(m):
+        name = m.group(2)
+        frag = os.path.join(out, name + ".md")
+        if m.group(1) != scale or not os.path.exists(frag):
+            return m.group(0)
+        return "%s\n%s%s" % (m.group(0).split("\n")[0], open(frag).read(), m.group(3))
+    new = re.sub(r"<!-- BEGIN ([a-z]+)/([0-9a-z-]+) -->\n.*?(<!-- END \1/\2 -->)", repl, text, flags=re.S)
+    if new != text:
+        open(doc, "w").write(new)
+        print("regen: updated %s" % doc, file=sys.stderr)
+PY
 fi

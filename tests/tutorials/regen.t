@@ -1,0 +1,41 @@
+#!/bin/bash
+# scripts/tables/regen.sh, simulator side only (seconds): it writes a
+# table fragment whose WAF column parses and matches femu-sim run by hand,
+# and splices it between the markers of a tutorial, twice without change.
+set -u
+ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+SIM=${FEMU_SIM_DIR:-$ROOT/build}/femu-sim
+[ -x "$SIM" ] || { echo "skip: $SIM not built (make sim)"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+mkdir -p "$d/docs/tutorials"
+printf 'intro\n<!-- BEGIN scaled/02-threshold -->\nold\n<!-- END scaled/02-threshold -->\ntail\n' >"$d/docs/tutorials/t.md"
+run() {
+    FEMU_ROOT=$d FEMU_SIM=$SIM bash "$ROOT/scripts/tables/regen.sh" --sim-only \
+        --scale scaled --only 02-threshold 2>"$d/err"
+}
+run || { cat "$d/err"; fail "regen.sh failed"; }
+f=$d/docs/tables/scaled/02-threshold.md
+[ -f "$f" ] || fail "no fragment $f"
+cat "$f"
+rows=$(grep -c '^| `op_pcent=25,gc_thres_pcent=' "$f")
+[ "$rows" = 3 ] || fail "expected 3 rows, got $rows"
+# the gc_thres_pcent=95 row equals femu-sim run by hand on the same sizes
+G=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32,op_pcent=25,gc_thres_pcent=95
+ns=$("$SIM" $G --phase f:seqfill,size=4k | sed -n 's/^namespace: \([0-9]*\) blocks of 512 B.*/\1/p')
+r=$(( ns * 512 * 2 / 4096 * 4096 ))
+w=$("$SIM" $G --waf-run=age=$r,measure=$r | awk '$1 == "measure" { printf "%d.%03d", $8 / 1000, $8 % 1000 }')
+grep -q "^| \`op_pcent=25,gc_thres_pcent=95\` | uniform | $w | not measured |" "$f" ||
+    fail "the table's WAF for gc_thres_pcent=95 is not femu-sim's $w"
+# WAF falls as the threshold rises (75 -> 90 -> 95): GC waits for emptier victims
+ws=($(awk -F' \\| ' '/^\| `op_pcent/ { print $3 }' "$f" | tr -d .))
+[ "${ws[0]}" -gt "${ws[1]}" ] && [ "${ws[1]}" -gt "${ws[2]}" ] || fail "WAF not falling with the threshold: ${ws[*]}"
+# spliced between the markers, the rest of the document kept
+sed -n '1p;$p' "$d/docs/tutorials/t.md" | tr '\n' ' ' | grep -qx 'intro tail ' || fail "splice damaged the document"
+grep -q '^old$' "$d/docs/tutorials/t.md" && fail "old table not replaced"
+grep -qF "$(sed -n 5p "$f")" "$d/docs/tutorials/t.md" || fail "fragment not spliced"
+cp "$d/docs/tutorials/t.md" "$d/before"
+run || fail "second run failed"
+cmp -s "$d/before" "$d/docs/tutorials/t.md" || fail "a second splice changed the document"
+echo "regen.sh: all checks passed"
