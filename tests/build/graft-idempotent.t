@@ -36,12 +36,20 @@ rm -rf "$g"
 
 # 2. The real build dir: configure twice; the second run re-runs QEMU's
 #    configure (--force), then the build must still work.
-"$FEMU_ROOT/configure" --no-install-deps > "$T/c1" 2>&1 || { cat "$T/c1"; fail "configure failed"; }
+# Re-use the arguments the build dir was configured with (config.femu-args).
+args=()
+if [ -f "$FEMU_BUILD_DIR/config.femu-args" ]; then
+    while IFS= read -r a; do
+        case $a in --no-install-deps|--force|--build-dir=*|'') ;; *) args+=("$a") ;; esac
+    done < "$FEMU_BUILD_DIR/config.femu-args"
+fi
+conf() { "$FEMU_ROOT/configure" --no-install-deps --build-dir="$FEMU_BUILD_DIR" "$@" ${args[@]+"${args[@]}"}; }
+conf > "$T/c1" 2>&1 || { cat "$T/c1"; fail "configure failed"; }
 b1=$(stat -c %Y "$FEMU_BUILD_DIR/build.ninja")
-"$FEMU_ROOT/configure" --no-install-deps > "$T/c2" 2>&1 || { cat "$T/c2"; fail "second configure failed"; }
+conf > "$T/c2" 2>&1 || { cat "$T/c2"; fail "second configure failed"; }
 grep -q "already configured" "$T/c2" && ok "second configure is a no-op" || fail "second configure re-ran QEMU's configure: $(cat "$T/c2")"
 [ "$b1" = "$(stat -c %Y "$FEMU_BUILD_DIR/build.ninja")" ] && ok "build.ninja untouched" || fail "build.ninja rewritten"
-"$FEMU_ROOT/configure" --no-install-deps --force > "$T/c3" 2>&1 || { cat "$T/c3"; fail "configure --force failed"; }
+conf --force > "$T/c3" 2>&1 || { cat "$T/c3"; fail "configure --force failed"; }
 t0=$(date +%s)
 flock "$LOCK" ninja -C "$FEMU_BUILD_DIR" qemu-system-x86_64 > "$T/ninja" 2>&1 || { tail -n 40 "$T/ninja"; fail "build after reconfigure failed"; }
 echo "rebuild after configure --force: $(( $(date +%s) - t0 ))s, $(grep -c '^\[' "$T/ninja") ninja steps"
