@@ -17,8 +17,8 @@
 #                memory but in QEMU's (host) memory, only for what was
 #                written: up to 12 GiB more when the whole SSD is written
 #   ACCEL        auto (default): KVM when /dev/kvm is usable and, where the
-#                embedded test guest is built, its probe shows that a KVM
-#                guest really runs (scripts/femu-run's cached probe); else
+#                embedded test guest is built, a short probe boot of it
+#                under KVM succeeds (cached until the host reboots); else
 #                TCG.  Or kvm, tcg.
 #   FEMU_OPTS    extra femu properties appended to the device, e.g.
 #                FEMU_OPTS=gc_policy=cost-benefit,hot_cold_sep=on
@@ -62,13 +62,21 @@ case $SSH_PORT in ''|*[!0-9]*) die "SSH_PORT=$SSH_PORT: not a port number" ;; es
 # project's CI machines) /dev/kvm exists but KVM guests hang.
 kvm_usable() {
     [ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
-    local cache=${FEMU_CACHE_DIR:-$HOME/.cache/femu}
-    if [ -e "$cache/guest/current/vmlinuz" ]; then
-        "$REPO/scripts/femu-run" --qemu "$QEMU" --accel auto -c \
-            'exit 0' 2>&1 | grep -q 'accel=kvm'
-        return
+    local cache=${FEMU_CACHE_DIR:-$HOME/.cache/femu} boot f
+    [ -e "$cache/guest/current/vmlinuz" ] || return 0   # no probe guest: trust /dev/kvm
+    boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+    f=$cache/blackbox-kvm.$boot
+    if [ ! -f "$f" ]; then
+        # one short boot of the embedded guest under KVM, remembered until
+        # the host reboots
+        echo "$ME: probing KVM (at most ${FEMU_KVM_PROBE_TIMEOUT:-20} s, once per host boot)" >&2
+        local rc=0
+        "$REPO/scripts/femu-run" --qemu "$QEMU" --accel kvm \
+            --timeout "${FEMU_KVM_PROBE_TIMEOUT:-20}" -c 'exit 42' >/dev/null 2>&1 || rc=$?
+        mkdir -p "$cache"
+        if [ $rc = 42 ]; then echo ok >"$f"; else echo fail >"$f"; fi
     fi
-    return 0
+    [ "$(cat "$f")" = ok ]
 }
 if [ "$ACCEL" = auto ]; then
     if [ "$MODE" = run ] && kvm_usable; then ACCEL=kvm; else ACCEL=tcg; fi
