@@ -8,6 +8,8 @@
 #                                 rebuilds just that file;
 #   hw/meson.build, hw/Kconfig -> copies with one line each added for femu;
 #   meson.build                -> copy with 'hw/femu' in trace_events_subdirs;
+#   tests/qtest/meson.build    -> copy with femu-test added to the x86_64
+#                                 qtests (tests/qtest/femu-test.c, linked);
 #   configs/devices/x86_64-softmmu/femu.mak -> FEMU's device set.
 # The tree is assembled next to DEST and swapped in with rename, so DEST is
 # always either the old or the new tree.  Files whose content did not change
@@ -68,7 +70,7 @@ insert_after() {
     awk -v a="$anchor" -v l="$line" '{ print } !done && $0 ~ a { print l; done = 1 }' "$in" > "$out"
 }
 
-link_all "$src" "$new" hw include configs meson.build
+link_all "$src" "$new" hw include configs meson.build tests
 # The tree sits in the FEMU checkout (next to build-femu/): keep it out of git.
 echo '*' > "$new/.gitignore"
 mkdir "$new/hw" "$new/include" "$new/include/hw" "$new/configs" \
@@ -96,9 +98,24 @@ link_all "$src/configs/devices" "$new/configs/devices" x86_64-softmmu
 link_all "$src/configs/devices/x86_64-softmmu" "$new/configs/devices/x86_64-softmmu" femu.mak
 ln -s "$here/femu-devices.mak" "$new/configs/devices/x86_64-softmmu/femu.mak"
 
+# tests/qtest: FEMU's qtest driver (FEMU_ROOT/tests/qtest/femu-test.c) joins
+# QEMU's x86_64 qtests.  Nothing builds it by default: tests/qtest/*.t build
+# it on demand (ninja tests/qtest/femu-test).
+mkdir "$new/tests" "$new/tests/qtest"
+link_all "$src/tests" "$new/tests" qtest
+link_all "$src/tests/qtest" "$new/tests/qtest" meson.build femu-test.c
+if [ -f "$root/tests/qtest/femu-test.c" ]; then
+    ln -s "$root/tests/qtest/femu-test.c" "$new/tests/qtest/femu-test.c"
+    insert_after "$src/tests/qtest/meson.build" "^qtests_x86_64 = qtests_i386" \
+        "qtests_x86_64 += ['femu-test']" "$new/tests/qtest/meson.build.tmp"
+else
+    cp "$src/tests/qtest/meson.build" "$new/tests/qtest/meson.build.tmp"
+fi
+
 put hw/meson.build
 put hw/Kconfig
 put meson.build
+put tests/qtest/meson.build
 
 # Remember where the tree came from (configure reports it, tests check it).
 printf '%s\n' "$src" > "$new/.femu-pristine.tmp"
