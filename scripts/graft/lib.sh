@@ -41,7 +41,7 @@ EOF
 }
 
 # Each check: "TEST|package|what".  TEST is cmd:NAME, pc:MODULE, file:PATH,
-# or meson / venv (special cases).
+# pymod:MODULE (for /usr/bin/python3), or meson / venv (special cases).
 femu_dep_checks=(
     "cmd:gcc|gcc|a C compiler (gcc)"
     "cmd:make|make|make"
@@ -68,7 +68,7 @@ femu_dep_checks=(
 femu_firmware_dirs="/usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu"
 
 # Packages Debian 12 only has new enough in bookworm-backports.
-femu_backports_pkgs=" meson qemu-system-data seabios "
+femu_backports_pkgs=" meson qemu-system-data seabios python3-pycotap "
 
 femu_dep_present() {
     local t=$1
@@ -76,6 +76,7 @@ femu_dep_present() {
     cmd:*) command -v "${t#cmd:}" >/dev/null 2>&1 ;;
     file:*) [ -e "${t#file:}" ] ;;
     pc:*) command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "${t#pc:}" ;;
+    pymod:*) [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import ${t#pymod:}" >/dev/null 2>&1 ;;
     venv) [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import venv, ensurepip' >/dev/null 2>&1 ;;
     meson) [ -x /usr/bin/python3 ] && femu_meson_ok ;;
     esac
@@ -196,4 +197,15 @@ femu_debian_qemu_source() {
     mv "$d" "$cache/qemu-src/"
     rm -rf "$tmp"
     echo "$cache/qemu-src/${d##*/}"
+}
+
+# femu_check_tree_deps DIR INSTALL: what this particular QEMU tree needs on top.
+# Upstream QEMU 10.0's configure wants pycotap in its venv; Debian's source
+# package comments that out (disable-pycotap.patch), other trees may not.
+femu_check_tree_deps() {
+    local dir=$1 install=$2
+    if grep -qE '^[[:space:]]*pycotap[[:space:]]*=' "$dir/pythondeps.toml" 2>/dev/null; then
+        femu_dep_checks+=("pymod:pycotap|python3-pycotap|python3's pycotap module (required by $dir/pythondeps.toml)")
+        femu_check_deps "$install"
+    fi
 }

@@ -34,4 +34,21 @@ PATH=$T/bin "$FEMU_ROOT/configure" --no-install-deps --build-dir="$T/b" > "$T/st
     fail "configure succeeded without glib"
 expect_one_line_error "$T/out2" "glib-2.0.*apt-get install libglib2.0-dev"
 [ ! -e "$T/b" ] && ok "nothing created" || fail "build dir created"
+
+# A QEMU tree whose pythondeps.toml asks for pycotap (upstream's does; Debian's
+# comments it out) needs python3-pycotap.
+src=$(pristine_src) || { echo "main build not configured; run ./configure first"; exit 1; }
+if /usr/bin/python3 -c 'import pycotap' 2>/dev/null; then
+    echo "(pycotap is installed here: the pycotap check cannot be provoked)"
+else
+    up=$T/upstream-like
+    rm -rf "$up"; mkdir -p "$up"
+    for e in "$src"/*; do ln -s "$e" "$up/${e##*/}"; done
+    rm "$up/pythondeps.toml"
+    sed 's/^#\(pycotap *=\)/\1/' "$src/pythondeps.toml" > "$up/pythondeps.toml"
+    "$FEMU_ROOT/configure" --no-install-deps --qemu-src="$up" --build-dir="$T/b" > "$T/stdout3" 2> "$T/out3" &&
+        fail "configure succeeded without pycotap"
+    expect_one_line_error "$T/out3" "pycotap.*apt-get install python3-pycotap"
+    [ ! -e "$T/b" ] && ok "nothing created" || fail "build dir created"
+fi
 finish
