@@ -5,7 +5,10 @@
 #   make check    build what the tests need, run tests/run (all suites)
 #
 # Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
-# distclean.  Variables: BUILD_DIR (default build-femu), SIM_DIR (build),
+# distclean; fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
+# tests/fuzz/fuzz-ftl.sh); asan (a second QEMU build in build-asan/ with
+# ASan + UBSan, and the FTL with both in build-asan-ftl/, then the suites
+# ASAN_SUITES against them; not part of check: it costs a full QEMU build).  Variables: BUILD_DIR (default build-femu), SIM_DIR (build),
 # CONFIGURE_FLAGS (passed to ./configure), SUITES (for check: tests/run SUITES).
 
 BUILD_DIR ?= build-femu
@@ -18,7 +21,8 @@ LOCK ?= /tmp/femu-build.lock
 
 QEMU_BIN := $(BUILD_DIR)/qemu-system-x86_64
 
-.PHONY: all demo check build qemu sim guest configure clean distclean help
+.PHONY: all demo check build qemu sim guest configure clean distclean help \
+	fuzz-ftl asan check-asan
 
 all: build
 
@@ -61,3 +65,27 @@ clean:
 # source in the cache dir stays).
 distclean:
 	rm -rf $(SIM_DIR) $(BUILD_DIR) $(dir $(BUILD_DIR)).$(notdir $(BUILD_DIR))-qemu-src
+
+# --- robustness (tests/fuzz, sanitizers) ---------------------------------
+FUZZ_SECONDS ?= 600
+ASAN_DIR ?= build-asan
+ASAN_SIM_DIR ?= build-asan-ftl
+ASAN_SUITES ?= meson config qtest fuzz
+
+fuzz-ftl:
+	tests/fuzz/fuzz-ftl.sh $(FUZZ_SECONDS)
+
+# QEMU leaks a little at exit by design (LSan off); UBSan stops at the
+# first report so a finding fails the test that caused it.
+asan: check-asan
+check-asan:
+	test -f $(ASAN_DIR)/build.ninja || ./configure --build-dir=$(ASAN_DIR) \
+		$(CONFIGURE_FLAGS) -- --enable-asan --enable-ubsan
+	nice ninja -C $(ASAN_DIR) qemu-system-x86_64 tests/qtest/femu-test
+	test -f $(ASAN_SIM_DIR)/build.ninja || meson setup $(ASAN_SIM_DIR) \
+		-Db_sanitize=address,undefined -Db_lundef=false
+	ninja -C $(ASAN_SIM_DIR)
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	FEMU_BUILD_DIR=$(CURDIR)/$(ASAN_DIR) FEMU_SIM_DIR=$(CURDIR)/$(ASAN_SIM_DIR) \
+		tests/run $(ASAN_SUITES)
