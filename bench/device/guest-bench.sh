@@ -1,6 +1,7 @@
 # Guest side of bench/device/run.sh.  Env: KIND (femu|nvme), PHASE
 # (perf|rss).  Prints "result NAME VALUE" lines.
 set -u
+fio() { command fio --eta=never "$@"; }
 dev=$(ls /dev/nvme0n1)
 ctrl=/dev/nvme0
 res() { echo "result $1 $2"; }

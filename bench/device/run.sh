@@ -15,7 +15,7 @@ OUT=$(mktemp -d /tmp/femu-bench.XXXXXX)
 HZ=$(getconf CLK_TCK)
 
 FEMU_DEV=(-device femu,serial=bench,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0)
-NVME_DEV=(-blockdev null-co,node-name=nul0,size=1G,read-zeroes=on
+NVME_DEV=(-blockdev null-co,node-name=nul0,size=1073741824,read-zeroes=on
           -device nvme,serial=bench,drive=nul0)
 
 # cpu_ticks PID -> utime + stime of the whole process
@@ -51,7 +51,7 @@ for r in $(seq "$ROUNDS"); do
     run_one nvme perf nvme-$r "${NVME_DEV[@]}"
 done
 run_one femu rss rssfemu-1 -device femu,serial=bench,nchs=8,luns_per_ch=8,blks_per_pl=320,devsz_mb=16384,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0
-run_one nvme rss rssnvme-1 -blockdev null-co,node-name=nul0,size=16G,read-zeroes=on -device nvme,serial=bench,drive=nul0
+run_one nvme rss rssnvme-1 -blockdev null-co,node-name=nul0,size=17179869184,read-zeroes=on -device nvme,serial=bench,drive=nul0
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 echo

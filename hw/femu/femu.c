@@ -15,6 +15,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/core/qdev-prop-internal.h"
 #include "hw/pci/msix.h"
+#include "system/system.h"
 #include "hw/pci/pcie.h"
 #include "migration/vmstate.h"
 #include "femu.h"
@@ -199,6 +200,13 @@ static void femu_init_pci(FemuCtrl *n, Error **errp)
     }
 }
 
+static void femu_exit_notify(Notifier *notifier, void *data)
+{
+    FemuCtrl *n = container_of(notifier, FemuCtrl, exit_notifier);
+
+    femu_pollers_stop(n);
+}
+
 static void femu_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
@@ -263,6 +271,13 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
         goto fail_bh;
     }
     femu_ctrl_reset(n);     /* feature defaults */
+    /*
+     * QEMU does not unrealize devices when it exits: stop and join the
+     * pollers from an exit notifier, so no thread touches guest memory or
+     * the store while the process tears down.
+     */
+    n->exit_notifier.notify = femu_exit_notify;
+    qemu_add_exit_notifier(&n->exit_notifier);
     trace_femu_realize(n->instance, n->femu_mode, n->ns_blocks,
                        n->cfg.secsz, n->queues, n->npollers);
     return;
@@ -289,6 +304,7 @@ static void femu_exit(PCIDevice *pdev)
     FemuCtrl *n = FEMU(pdev);
 
     /* stop the threads first: nothing may touch queues or the store */
+    qemu_remove_exit_notifier(&n->exit_notifier);
     femu_pollers_stop(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);
@@ -370,6 +386,8 @@ static void femu_class_init(ObjectClass *oc, void *data)
     device_class_set_props(dc, femu_props);
     device_class_set_legacy_reset(dc, femu_pci_reset);
     dc->vmsd = &femu_vmstate;
+    /* the pollers and the store are set up for the VM's lifetime */
+    dc->hotpluggable = false;
 }
 
 static const TypeInfo femu_info = {

@@ -202,6 +202,7 @@ struct FemuCtrl {
     QEMUBH *admin_bh;
     QEMUBH *irq_bh;
     bool irq_level;
+    bool irq_pending;       /* some CQ has irq_pending set by a poller */
     uint32_t intms;
 
     /* Doorbell Buffer Config (NVMe 2.0 5.8): shadow doorbells */
@@ -250,6 +251,8 @@ struct FemuCtrl {
 
     /* FDP state (fdp.c); NULL when the controller has no FDP */
     void *fdp;
+
+    Notifier exit_notifier; /* stops the pollers when QEMU exits */
 };
 
 /* femu.c */
@@ -260,6 +263,7 @@ void femu_regs_init(FemuCtrl *n);
 void femu_ctrl_reset(FemuCtrl *n);
 void femu_irq_schedule(FemuCQ *cq);
 void femu_irq_bh(void *opaque);
+void femu_irq_flush(FemuCtrl *n);
 void femu_irq_update_pin(FemuCtrl *n);
 
 /* queues.c */

@@ -10,7 +10,7 @@
  * femu_cqe_late).
  *
  * Adaptive waiting: after the last progress the poller spins for a short
- * while (a QD1 guest submits its next command within microseconds), and
+ * while (FEMU_SPIN_IDLE_NS: a QD1 guest soon submits its next command), and
  * it also spins when the next completion is due within FEMU_SPIN_DUE_NS;
  * otherwise it sleeps on an eventfd (kicked by MMIO doorbells) with a
  * timeout of the next due time.  Before sleeping it publishes event
@@ -28,8 +28,9 @@
 #include "femu.h"
 #include "trace.h"
 
-/* spin this long after the last progress before sleeping */
-#define FEMU_SPIN_IDLE_NS   20000
+/* spin this long after the last progress before sleeping: a QD1 guest
+ * under TCG needs ~100 us to turn a completion into its next command */
+#define FEMU_SPIN_IDLE_NS   200000
 /* wake up this long before a due completion, then spin to it: the sleep
  * itself may overshoot by tens of microseconds on a loaded host */
 #define FEMU_SPIN_DUE_NS    60000
@@ -232,6 +233,7 @@ static void *femu_poller_thread(void *opaque)
         progress = femu_fetch(p);
         progress |= femu_post_due(p, &next_due);
         qemu_mutex_unlock(&p->lock);
+        femu_irq_flush(p->n);
 
         now = get_clock();
         if (progress) {
@@ -283,6 +285,9 @@ void femu_poller_kick(FemuPoller *p)
 
 void femu_pollers_kick_all(FemuCtrl *n)
 {
+    if (!n->pollers) {
+        return;
+    }
     for (uint32_t i = 0; i < n->npollers; i++) {
         femu_poller_kick(&n->pollers[i]);
     }
@@ -318,10 +323,18 @@ void femu_pollers_stop(FemuCtrl *n)
     femu_pollers_quiesce(n);
     for (uint32_t i = 0; i < n->npollers; i++) {
         FemuPoller *p = &n->pollers[i];
+        bool locked = bql_locked();
 
         qatomic_set(&p->stop, true);
         event_notifier_set(&p->kick);
+        /* a poller may be waiting for the BQL to send an interrupt */
+        if (locked) {
+            bql_unlock();
+        }
         qemu_thread_join(&p->thread);
+        if (locked) {
+            bql_lock();
+        }
         event_notifier_cleanup(&p->kick);
         qemu_mutex_destroy(&p->lock);
         g_free(p->heap);
@@ -332,7 +345,12 @@ void femu_pollers_stop(FemuCtrl *n)
 
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
 {
-    FemuPoller *p = &n->pollers[(sq->sqid - 1) % n->npollers];
+    FemuPoller *p;
+
+    if (!n->pollers) {
+        return;     /* QEMU is exiting: nobody serves I/O any more */
+    }
+    p = &n->pollers[(sq->sqid - 1) % n->npollers];
 
     qemu_mutex_lock(&p->lock);
     sq->poller = p;
@@ -407,6 +425,9 @@ void femu_pollers_quiesce(FemuCtrl *n)
 
 void femu_pollers_lock_all(FemuCtrl *n)
 {
+    if (!n->pollers) {
+        return;
+    }
     for (uint32_t i = 0; i < n->npollers; i++) {
         qemu_mutex_lock(&n->pollers[i].lock);
     }
@@ -414,6 +435,9 @@ void femu_pollers_lock_all(FemuCtrl *n)
 
 void femu_pollers_unlock_all(FemuCtrl *n)
 {
+    if (!n->pollers) {
+        return;
+    }
     for (uint32_t i = 0; i < n->npollers; i++) {
         qemu_mutex_unlock(&n->pollers[i].lock);
     }

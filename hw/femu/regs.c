@@ -21,14 +21,32 @@ static void femu_set_csts(FemuCtrl *n, uint32_t csts)
 }
 
 /*
- * Interrupts.  Pollers post CQEs without the BQL and ask for an interrupt
- * with femu_irq_schedule(); the bottom half below sends MSI-X messages or
- * recomputes the level of the pin interrupt in the main loop.
+ * Interrupts.  A CQE posted in the main loop (admin queue) signals at
+ * once.  Pollers post CQEs without the BQL: they mark the CQ and, after
+ * they have dropped their own lock, call femu_irq_flush(), which takes the
+ * BQL and sends the MSI-X messages (or recomputes the pin level).  Doing
+ * it in the poller, not in a bottom half, saves a main-loop wake-up per
+ * completion.  Pollers never hold a FEMU lock while they wait for the
+ * BQL, and whoever joins them drops the BQL first (femu_pollers_stop).
  */
 void femu_irq_schedule(FemuCQ *cq)
 {
     qatomic_set(&cq->irq_pending, true);
-    qemu_bh_schedule(cq->n->irq_bh);
+    if (bql_locked()) {
+        femu_irq_bh(cq->n);
+    } else {
+        qatomic_set(&cq->n->irq_pending, true);
+    }
+}
+
+void femu_irq_flush(FemuCtrl *n)
+{
+    if (!qatomic_xchg(&n->irq_pending, false)) {
+        return;
+    }
+    bql_lock();
+    femu_irq_bh(n);
+    bql_unlock();
 }
 
 static bool femu_cq_has_unread(FemuCQ *cq)
