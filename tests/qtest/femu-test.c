@@ -713,8 +713,16 @@ static void test_random_commands(void)
      * (create/delete queue, doorbell buffer) or wait for an event (AER)
      * are left to the groups above */
     static const uint8_t admin_skip[] = { 0x00, 0x01, 0x04, 0x05, 0x0c, 0x7c };
-    Ctrl *c = ctrl_start("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,"
-                         "subsys=fdp0");
+    /* a small device, so that random writes reach GC within the run */
+    Ctrl *c = ctrl_start("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
+                         "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"
+                         "op_pcent=50,subsys=fdp0");
+    static const uint8_t io_ops[] = {
+        NVME_CMD_READ, NVME_CMD_WRITE, NVME_CMD_WRITE, NVME_CMD_WRITE,
+        NVME_CMD_WRITE_ZEROES, NVME_CMD_DSM, NVME_CMD_FLUSH,
+        NVME_CMD_IO_MGMT_RECV, NVME_CMD_IO_MGMT_SEND,
+    };
+    bool wellformed;
     const char *env = getenv("FEMU_QTEST_RANDOM_CMDS");
     int n = env ? atoi(env) : 3000;
     uint64_t list = guest_alloc(&c->qs->alloc, PAGE);
@@ -722,6 +730,7 @@ static void test_random_commands(void)
     uint64_t ents[PAGE / 8];
     int errors = 0;
 
+    (void)wellformed;
     for (int i = 0; i < PAGE / 8; i++) {
         ents[i] = cpu_to_le64(g_test_rand_bit() ? c->buf + (i % 16) * PAGE
                                                 : far + i * PAGE);
@@ -757,6 +766,24 @@ static void test_random_commands(void)
         cmd.cdw13 = cpu_to_le32(g_test_rand_bit() ? g_test_rand_int() : 0);
         cmd.cdw14 = cpu_to_le32(g_test_rand_int());
         cmd.cdw15 = cpu_to_le32(g_test_rand_int());
+        /* half of the I/O commands are well formed apart from a random
+         * placement directive, so the FTL paths (GC included) run too */
+        wellformed = !admin && g_test_rand_bit();
+        if (wellformed) {
+            uint64_t slba = g_test_rand_int_range(0, c->ns_blocks - 64);
+            cmd.opcode = io_ops[g_test_rand_int_range(0, sizeof(io_ops))];
+            cmd.nsid = cpu_to_le32(1);
+            cmd.flags = 0;
+            cmd.dptr.prp1 = cpu_to_le64(c->buf);
+            cmd.dptr.prp2 = cpu_to_le64(list);
+            cmd.cdw10 = cpu_to_le32(cmd.opcode == NVME_CMD_DSM ?
+                                    g_test_rand_int_range(0, 4) : slba);
+            cmd.cdw11 = cpu_to_le32(cmd.opcode == NVME_CMD_DSM ?
+                                    NVME_DSMGMT_AD : 0);
+            cmd.cdw12 = cpu_to_le32(g_test_rand_int_range(0, 64) |
+                                    (g_test_rand_bit() ? 2u << 20 : 0));
+            cmd.cdw13 = cpu_to_le32(g_test_rand_int_range(0, 6) << 16);
+        }
         submit(c, admin ? 0 : IOQ, &cmd);
         if (!reap(c, admin ? 0 : IOQ, &cqe, TIMEOUT_US)) {
             g_test_message("command %d (%s opcode 0x%02x cdw10 0x%08x) got "
@@ -768,7 +795,14 @@ static void test_random_commands(void)
         errors += STATUS(le16_to_cpu(cqe.status) >> 1) != 0;
         g_assert_cmpuint(rd32(c, NVME_REG_CSTS) & 2, ==, 0);
     }
-    g_test_message("%d random commands, %d with an error status", n, errors);
+    {
+        uint64_t ctr[4];
+        g_assert_cmphex(get_log(c, 0xc0, 7, 0, c->buf, 0), ==, NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, ctr, sizeof(ctr));
+        g_test_message("%d random commands, %d with an error status; C0h: "
+                       "host pages %" PRIu64 ", GC moved %" PRIu64, n, errors,
+                       le64_to_cpu(ctr[1]), le64_to_cpu(ctr[2]));
+    }
     ctrl_stop(c);
 }
 
