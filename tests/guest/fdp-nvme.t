@@ -148,7 +148,7 @@ check "fio: pids 2,3 untouched" [ "$(ruamw $AN 2) $(ruamw $AN 3)" = "$before" ]
 check "fio: pid 0 and 1 written" bash -c "[ $(ruamw $AN 0) -lt 16376 ] && [ $(ruamw $AN 1) -lt 16384 ]"
 GUEST
 echo finish >>"$job"
-"$RUNNER" --timeout 900 \
+"$RUNNER" --append no_timer_check --timeout 900 \
     -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 \
     -device femu,femu_mode=1,$T4,subsys=fdp0 \
     -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 \
