@@ -8,7 +8,9 @@
 # distclean; fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
 # tests/fuzz/fuzz-ftl.sh); asan (a second QEMU build in build-asan/ with
 # ASan + UBSan, and the FTL with both in build-asan-ftl/, then the suites
-# ASAN_SUITES against them; not part of check: it costs a full QEMU build).  Variables: BUILD_DIR (default build-femu), SIM_DIR (build),
+# ASAN_SUITES against them; not part of check: it costs a full QEMU build);
+# check-valgrind (every qtest group with QEMU under valgrind memcheck: any
+# invalid access makes QEMU exit 99, which fails the group; about 5 min).  Variables: BUILD_DIR (default build-femu), SIM_DIR (build),
 # CONFIGURE_FLAGS (passed to ./configure), SUITES (for check: tests/run SUITES).
 
 BUILD_DIR ?= build-femu
@@ -22,7 +24,7 @@ LOCK ?= /tmp/femu-build.lock
 QEMU_BIN := $(BUILD_DIR)/qemu-system-x86_64
 
 .PHONY: all demo check build qemu sim guest configure clean distclean help \
-	fuzz-ftl asan check-asan
+	fuzz-ftl asan check-asan check-valgrind
 
 all: build
 
@@ -89,3 +91,9 @@ check-asan:
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	FEMU_BUILD_DIR=$(CURDIR)/$(ASAN_DIR) FEMU_SIM_DIR=$(CURDIR)/$(ASAN_SIM_DIR) \
 		tests/run $(ASAN_SUITES)
+
+check-valgrind: $(BUILD_DIR)/build.ninja
+	flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64 tests/qtest/femu-test
+	cd $(BUILD_DIR) && FEMU_QTEST_RANDOM_CMDS=2000 \
+	QTEST_QEMU_BINARY="valgrind -q --error-exitcode=99 ./qemu-system-x86_64" \
+		tests/qtest/femu-test --tap -k
