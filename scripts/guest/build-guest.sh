@@ -22,7 +22,10 @@
 # Environment:
 #   FEMU_CACHE_DIR           cache root (default $HOME/.cache/femu)
 #   FEMU_GUEST_SUITE         Debian suite to take packages from (default trixie)
-#   FEMU_GUEST_COMPRESS      initramfs compression: none|gzip|lz4|zstd (default none)
+#   FEMU_GUEST_COMPRESS      initramfs compression: none|gzip|zstd (default none:
+#                            fastest to boot under TCG; not lz4: the kernel's
+#                            legacy-lz4 reader swallows the job archive that
+#                            scripts/femu-run appends)
 #   FEMU_GUEST_EXTRA_PACKAGES  extra Debian packages whose programs (usr/bin,
 #                            usr/sbin) are added to the guest, e.g. "jq util-linux"
 #   FEMU_DEBIAN_MIRROR       mirror URL (default: taken from this machine's apt
@@ -57,7 +60,7 @@ done
 log() { [ "$QUIET" = 1 ] || echo "build-guest: [${SECONDS}s] $*" >&2; }
 die() { echo "build-guest: error: $*" >&2; exit 1; }
 
-case $COMPRESS in none|gzip|lz4|zstd) ;; *) die "FEMU_GUEST_COMPRESS must be none, gzip, lz4 or zstd (got '$COMPRESS')" ;; esac
+case $COMPRESS in none|gzip|zstd) ;; *) die "FEMU_GUEST_COMPRESS must be none, gzip or zstd (got '$COMPRESS')" ;; esac
 
 # Userland packages. Their dependency closure is downloaded and unpacked, but
 # only the programs below and the libraries they load end up in the guest.
@@ -73,11 +76,25 @@ MODULES=(nvme virtio_net virtio_blk qemu_fw_cfg)
 PY_EXCLUDE=(test idlelib tkinter turtledemo ensurepip lib2to3 pydoc_data
             config-3.13-$MULTIARCH __phello__ unittest/test)
 
-need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: install Debian package '$2' (apt-get install $2)"; }
+# Host tools. As root with apt, missing ones are installed from this machine's
+# own Debian archive (like ./configure does); otherwise a one-line error.
+MISSING=()
+need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
 need apt-get apt; need dpkg-deb dpkg; need readelf binutils; need cpio cpio
-need xz xz-utils; need depmod kmod; need sha256sum coreutils; need flock util-linux
+need xz xz-utils; need depmod kmod; need modinfo kmod; need sha256sum coreutils
+need flock util-linux; need realpath coreutils
+if [ ${#MISSING[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        log "installing host tools: ${MISSING[*]}"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${MISSING[@]}" \
+            >/tmp/femu-guest-apt.log 2>&1 ||
+            die "apt-get install ${MISSING[*]} failed (see /tmp/femu-guest-apt.log)"
+    else
+        die "missing host tools: install Debian packages ${MISSING[*]} (apt-get install ${MISSING[*]})"
+    fi
+fi
+need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: install Debian package '$2' (apt-get install $2)"; }
 [ "$COMPRESS" = gzip ] && need gzip gzip
-[ "$COMPRESS" = lz4 ] && need lz4 lz4
 [ "$COMPRESS" = zstd ] && need zstd zstd
 
 mkdir -p "$CACHE/guest"
@@ -165,6 +182,7 @@ point_current() {
 }
 if [ "$FORCE" = 0 ] && [ -f "$OUT/complete" ]; then
     log "up to date: $OUT"
+    touch "$OUT/complete"   # most recently used
     point_current
     print_result
     exit 0
@@ -396,8 +414,7 @@ log "packing initramfs ($COMPRESS)"
 case $COMPRESS in
 none) mv "$TMP/initrd.cpio" "$TMP/initrd.img" ;;
 gzip) gzip -6 -n <"$TMP/initrd.cpio" >"$TMP/initrd.img" ;;
-lz4) lz4 -l -9 -q <"$TMP/initrd.cpio" >"$TMP/initrd.img" ;;
-zstd) zstd -q -19 -T0 <"$TMP/initrd.cpio" >"$TMP/initrd.img" ;;
+zstd) zstd -q -9 -T0 <"$TMP/initrd.cpio" >"$TMP/initrd.img" ;;
 esac
 
 STAGE=$TMP/out
@@ -416,12 +433,15 @@ touch "$STAGE/complete"
 rm -rf "$OUT"
 mv "$STAGE" "$OUT"
 point_current
-# Older builds are only kept if something still points at them.
-for d in "$CACHE"/guest/*/; do
-    d=${d%/}; b=$(basename "$d")
-    case $b in "$KEY"|current|current.new|apt-*|build.*) continue ;; esac
-    [ -L "$d" ] && continue
-    [ -f "$d/complete" ] && rm -rf "$d"
+# Keep the three most recently used builds besides this one: checkouts with
+# different versions of this script (a CI clone next to a work tree) share the
+# cache, and each runner picks the build made by its own script version.
+kept=0
+for d in $(ls -1dt "$CACHE"/guest/*/complete 2>/dev/null); do
+    d=${d%/complete}
+    [ "$d" = "$OUT" ] && continue
+    kept=$((kept + 1))
+    if [ "$kept" -gt 3 ]; then rm -rf "$d"; fi
 done
 log "built $OUT ($(stat -c %s "$OUT/initrd.img") bytes initramfs, kernel $KVER)"
 print_result
