@@ -29,7 +29,7 @@ run_one() {   # KIND PHASE TAG DEVICE-ARGS...
     while IFS= read -r line; do
         case $line in
         idle-start|rss-sample)
-            pid=$(pgrep -f -- "-name $name" | head -1)
+            pid=$(pgrep -f -- "qemu-system-x86_64 .*-name $name" | head -1)
             t0=$(cpu_ticks "$pid"); w0=$(date +%s.%N) ;;
         idle-end)
             t1=$(cpu_ticks "$pid"); w1=$(date +%s.%N)
