@@ -496,6 +496,19 @@ static void test_doorbells(void)
     /* none of it ran a command */
     g_assert_false(reap(c, 0, &cqe, 300 * 1000));
     g_assert_false(reap(c, IOQ, &cqe, 100 * 1000));
+    /* the bad values are reported: an Asynchronous Event Request gets
+     * an error event "Invalid Doorbell Write Value" (Base 2.0, 5.2) */
+    {
+        NvmeCmd aer = mk(NVME_ADM_CMD_ASYNC_EV_REQ, 0, 0, 0);
+        uint32_t dw0;
+        g_assert_cmphex(run(c, 0, &aer, &dw0), ==, NVME_SUCCESS);
+        g_assert_cmphex(dw0 & 7, ==, NVME_AER_TYPE_ERROR);
+        /* the writes to doorbells of queues that do not exist came
+         * first and may be reported instead (Invalid Doorbell Register);
+         * one error event masks the next until the log is read */
+        g_assert((dw0 >> 8 & 0xff) == NVME_AER_INFO_ERR_INVALID_DB_VALUE ||
+                 (dw0 >> 8 & 0xff) == NVME_AER_INFO_ERR_INVALID_DB_REGISTER);
+    }
     /* the queues must work from where they were (a controller may also
      * have failed the queue: CSTS.CFS); reset to be sure about that */
     if (rd32(c, NVME_REG_CSTS) & 2) {
