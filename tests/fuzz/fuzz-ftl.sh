@@ -6,8 +6,9 @@
 # Builds build-fuzz/fuzz-ftl with clang -fsanitize=fuzzer,address,undefined
 # (installs clang and libclang-rt-14-dev from Debian if missing), runs it on
 # one core at nice 19 for SECONDS (default 600) on a working corpus seeded
-# from tests/fuzz/corpus-ftl/, then merges what it found back into that
-# corpus, keeping it small (inputs up to 256 bytes, only new coverage).
+# from tests/fuzz/corpus-ftl/ (kept in build-fuzz/corpus-ftl/ between runs),
+# then minimises it; FUZZ_UPDATE_CORPUS=1 replaces tests/fuzz/corpus-ftl/
+# with a small sample of the result (inputs up to 256 bytes).
 # A crash stops the run; its input is left in build-fuzz/ (crash-*): copy
 # it to tests/fuzz/crashes-ftl/ so tests/fuzz/ftl-replay.t replays it.
 set -euo pipefail
@@ -37,15 +38,18 @@ rc=${PIPESTATUS[0]}
 mkdir -p corpus-min
 rm -f corpus-min/*
 ./fuzz-ftl -merge=1 -max_len=256 corpus-min "$src/corpus-ftl" corpus-ftl >/dev/null 2>&1 || true
-# the working corpus stays in build-fuzz/; the repository keeps an even
-# sample of the minimised one (at most $keep inputs, a few KiB)
+# the working corpus stays in build-fuzz/; with FUZZ_UPDATE_CORPUS=1 the
+# repository's corpus becomes an even sample of the minimised one (at most
+# $keep inputs, a few KiB)
 keep=${FUZZ_KEEP:-32}
-rm -f "$src"/corpus-ftl/*
 n=$(ls corpus-min | wc -l)
+if [ "${FUZZ_UPDATE_CORPUS:-0}" = 1 ]; then
+rm -f "$src"/corpus-ftl/*
 step=$(( (n + keep - 1) / keep )); [ "$step" -ge 1 ] || step=1
 ls corpus-min | awk -v s="$step" 'NR % s == 0' | while read -r f; do
     cp "corpus-min/$f" "$src/corpus-ftl/"
 done
+fi
 echo "fuzz-ftl: working corpus $n inputs; kept $(ls "$src/corpus-ftl" | wc -l)" \
      "in tests/fuzz/corpus-ftl ($(cat "$src"/corpus-ftl/* | wc -c) bytes);" \
      "log: $out/fuzz-ftl.log"
