@@ -36,6 +36,9 @@ femu_run_expect 3 --timeout 300 -c 'echo "inline $1"; echo to-stderr >&2; exit 3
 expect_out '^inline arg1$' "inline command output missing"
 expect_out '^to-stderr$' "the job's stderr is not on the console"
 expect_err 'femu-run: status job=3 qemu=0 ' "status line does not show job=3"
+# nothing but the job's own output on stdout (no kernel or firmware noise)
+[ "$(cat "$FEMU_OUT")" = "$(printf 'inline arg1\nto-stderr')" ] ||
+    { cat -A "$FEMU_OUT"; fail "stdout holds more than the job's output"; }
 echo "ok: -c exits 3"
 
 # ---- 3. QEMU's own status. A QEMU that refuses its arguments exits 1 before
