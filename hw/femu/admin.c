@@ -107,8 +107,8 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ver = cpu_to_le32(n->bar.vs);
     id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
     id.cntrltype = 1;               /* I/O controller */
-    id.oacs = cpu_to_le16(NVME_OACS_DBCS |
-                          (femu_fdp_ctratt(n) ? NVME_OACS_DIRECTIVES : 0));
+    /* Directive Send/Receive with the Identify directive always */
+    id.oacs = cpu_to_le16(NVME_OACS_DBCS | NVME_OACS_DIRECTIVES);
     id.acl = 3;
     id.aerl = FEMU_AERL;
     id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
@@ -452,7 +452,12 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     uint32_t dw11 = le32_to_cpu(cmd->cdw11);
     uint8_t fid = NVME_GETSETFEAT_FID(dw10);
 
-    if (NVME_SETFEAT_SAVE(dw10)) {
+    /*
+     * SV (CDW10 bit 31): only the FDP features are saveable (their Get
+     * Features SEL = 3 says so); saving any other one is refused (5.27).
+     */
+    if (NVME_SETFEAT_SAVE(dw10) && fid != NVME_FDP_MODE &&
+        fid != NVME_FDP_EVENTS) {
         return NVME_FID_NOT_SAVEABLE | NVME_DNR;
     }
     switch (fid) {
@@ -544,6 +549,108 @@ static uint16_t femu_dbbuf_config(FemuCtrl *n, NvmeCmd *cmd)
     return NVME_SUCCESS;
 }
 
+/*
+ * Directives (NVMe 2.0 base spec 8.7; Directive Send 5.9, Directive
+ * Receive 5.10).  Directive types: Identify (00h) always, Data Placement
+ * (02h) when the subsystem has fdp=on; Streams (01h) is not supported.
+ * CDW11: DOPER bits 7:0, DTYPE bits 15:8, DSPEC bits 31:16.
+ */
+static uint8_t femu_directives_supported(FemuCtrl *n)
+{
+    return 1 << NVME_DIRECTIVE_IDENTIFY |
+           (femu_fdp_endgid(n) ? 1 << NVME_DIRECTIVE_DATA_PLACEMENT : 0);
+}
+
+static uint16_t femu_directive_nsid(NvmeCmd *cmd)
+{
+    uint32_t nsid = le32_to_cpu(cmd->nsid);
+
+    if (nsid == 1) {
+        return NVME_SUCCESS;
+    }
+    /* the return parameters and enables are per namespace */
+    return nsid == NVME_NSID_BROADCAST ? NVME_INVALID_FIELD | NVME_DNR :
+                                         NVME_INVALID_NSID | NVME_DNR;
+}
+
+static uint16_t femu_directive_recv(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
+    uint8_t doper = dw11 & 0xff;
+    uint8_t dtype = (dw11 >> 8) & 0xff;
+    /* NUMD (CDW10) is 0's based, in dwords */
+    uint64_t len = ((uint64_t)le32_to_cpu(cmd->cdw10) + 1) * 4;
+    NvmeDirectiveIdentify id = {};
+    g_autofree uint8_t *out = NULL;
+    uint16_t status;
+
+    trace_femu_directive(false, dtype, doper, le32_to_cpu(cmd->cdw12));
+    if (dtype != NVME_DIRECTIVE_IDENTIFY ||
+        doper != NVME_DIRECTIVE_RETURN_PARAMS) {
+        /* Streams is not supported; Identify has only Return Parameters */
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    status = femu_directive_nsid(cmd);
+    if (status) {
+        return status;
+    }
+    /* a transfer over MDTS is refused, as for Get Log Page */
+    if (len > n->max_xfer) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    /*
+     * Return Parameters (8.7.1.1): supported, enabled and "persistent
+     * across controller level resets" bit vectors at bytes 0, 32, 64.
+     * Identify is always enabled and its persistence bit is always set.
+     * Data Placement is enabled exactly when FDP is enabled in the
+     * namespace's endurance group, which is for the device's lifetime,
+     * so it persists across resets as well.
+     */
+    id.supported = femu_directives_supported(n);
+    id.enabled = id.supported;
+    id.persistent = id.supported;
+    /* a shorter buffer gets the beginning, a longer one zeroes after */
+    out = g_malloc0(len);
+    memcpy(out, &id, MIN(len, sizeof(id)));
+    return femu_dma_cmd(n, cmd, out, len, true);
+}
+
+static uint16_t femu_directive_send(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
+    uint32_t dw12 = le32_to_cpu(cmd->cdw12);
+    uint8_t doper = dw11 & 0xff;
+    uint8_t dtype = (dw11 >> 8) & 0xff;
+    bool endir = dw12 & 1;          /* Enable Directive: ENDIR bit 0 */
+    uint8_t tdtype = (dw12 >> 8) & 0xff;   /* and TDTYPE bits 15:8 */
+    uint16_t status;
+
+    trace_femu_directive(true, dtype, doper, dw12);
+    /* Identify's only Send operation is Enable Directive (01h) */
+    if (dtype != NVME_DIRECTIVE_IDENTIFY || doper != 0x1) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    status = femu_directive_nsid(cmd);
+    if (status) {
+        return status;
+    }
+    if (tdtype == NVME_DIRECTIVE_DATA_PLACEMENT &&
+        (femu_directives_supported(n) & (1 << tdtype))) {
+        /*
+         * Data Placement follows the FDP mode of the endurance group
+         * (feature 1Dh), which cannot change while the namespace exists:
+         * asking for what is in force (enabled) succeeds, disabling is
+         * an invalid field value for this namespace.
+         */
+        return endir ? NVME_SUCCESS : NVME_INVALID_FIELD | NVME_DNR;
+    }
+    /*
+     * Identify cannot be enabled or disabled (it is always enabled);
+     * Streams and unknown types are not supported.
+     */
+    return NVME_INVALID_FIELD | NVME_DNR;
+}
+
 /* Vendor admin opcode 0xEF: run-time controls (SPEC 2.5). */
 static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
 {
@@ -559,10 +666,7 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     }
     if (code == 5) {
         /* the lateness histogram restarts with the counters */
-        memset(n->lat_hist, 0, sizeof(n->lat_hist));
-        qatomic_set(&n->lat_count, 0);
-        qatomic_set(&n->lat_sum_ns, 0);
-        qatomic_set(&n->lat_max_ns, 0);
+        femu_lat_reset(n);
     }
     if (!n->ftl) {
         return NVME_SUCCESS;        /* NoSSD: no FTL to control */
@@ -625,6 +729,10 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         return NVME_NO_COMPLETE;
     case NVME_ADM_CMD_DBBUF_CONFIG:
         return femu_dbbuf_config(n, cmd);
+    case NVME_ADM_CMD_DIRECTIVE_SEND:
+        return femu_directive_send(n, cmd);
+    case NVME_ADM_CMD_DIRECTIVE_RECV:
+        return femu_directive_recv(n, cmd);
     case FEMU_ADM_CMD_CONTROL:
         return femu_control(n, cmd);
     default:
@@ -645,6 +753,8 @@ uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc)
     case NVME_ADM_CMD_GET_FEATURES:
     case NVME_ADM_CMD_ASYNC_EV_REQ:
     case NVME_ADM_CMD_DBBUF_CONFIG:
+    case NVME_ADM_CMD_DIRECTIVE_SEND:
+    case NVME_ADM_CMD_DIRECTIVE_RECV:
         return NVME_CMD_EFF_CSUPP;
     case NVME_ADM_CMD_SET_FEATURES:
         return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_CCC;

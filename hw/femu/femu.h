@@ -61,9 +61,28 @@ enum FemuMode {
 /* Vendor admin opcode for run-time controls (SPEC 2.5). */
 #define FEMU_ADM_CMD_CONTROL    0xef
 
-/* Lateness histogram: bucket k counts lateness with floor(log2(ns)) + 1
- * == k; bucket 0 counts completions posted exactly on time. */
-#define FEMU_LAT_BUCKETS        40
+/*
+ * Lateness histograms (log page C1h, layout version 2, docs/log-pages.md):
+ * log-linear buckets.  Lateness below FEMU_LAT_SUB ns has a bucket per
+ * nanosecond; above, each power of two [2^e, 2^(e+1)) is split into
+ * FEMU_LAT_SUB equal buckets (resolution 1/16 = 6.25%, e.g. 512 ns
+ * around 10 us).  Lateness of 2^FEMU_LAT_MAX_BITS ns (68.7 s) or more
+ * lands in the last bucket.
+ */
+#define FEMU_LAT_SUB_BITS       4
+#define FEMU_LAT_SUB            (1 << FEMU_LAT_SUB_BITS)
+#define FEMU_LAT_MAX_BITS       36
+#define FEMU_LAT_BUCKETS        (FEMU_LAT_SUB + \
+                                 (FEMU_LAT_MAX_BITS - FEMU_LAT_SUB_BITS) * \
+                                 FEMU_LAT_SUB)
+
+/* One lateness histogram; fields are updated with atomics. */
+typedef struct FemuLatHist {
+    uint64_t bucket[FEMU_LAT_BUCKETS];
+    uint64_t count;
+    uint64_t sum_ns;
+    uint64_t max_ns;
+} FemuLatHist;
 
 typedef struct FemuCtrl FemuCtrl;
 typedef struct FemuPoller FemuPoller;
@@ -137,6 +156,7 @@ struct FemuPoller {
     size_t nheap;
     size_t heap_cap;
     uint64_t seq;
+    int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
 };
 
 /* The result of executing one command. */
@@ -243,11 +263,10 @@ struct FemuCtrl {
     /* per-I/O logging (0xEF codes 6/7): trace event femu_io_log */
     bool io_log;
 
-    /* completion lateness, ns (atomics; see log page C1h) */
-    uint64_t lat_hist[FEMU_LAT_BUCKETS];
-    uint64_t lat_count;
-    uint64_t lat_sum_ns;
-    uint64_t lat_max_ns;
+    /* completion lateness, ns (see log page C1h): emulated completion
+     * time to CQE written, and to the poller's interrupt step done */
+    FemuLatHist lat_cqe;
+    FemuLatHist lat_irq;
 
     /* FDP state (fdp.c); NULL when the controller has no FDP */
     void *fdp;
@@ -314,7 +333,10 @@ void femu_pollers_kick_all(FemuCtrl *n);
 void femu_pollers_quiesce(FemuCtrl *n);
 void femu_pollers_lock_all(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
-void femu_lat_record(FemuCtrl *n, int64_t late_ns);
+void femu_lat_record(FemuLatHist *h, int64_t late_ns);
+void femu_lat_reset(FemuCtrl *n);
+int femu_lat_bucket(uint64_t ns);
+uint64_t femu_lat_bucket_low(int b);
 
 /* store.c */
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);
@@ -335,6 +357,8 @@ uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t lsp,
                       uint8_t **buf, size_t *len);
 uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result);
 uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result);
+/* Controller level reset: FDP event enables revert to the saved ones. */
+void femu_fdp_ctrl_reset(FemuCtrl *n);
 /* Placement id of a write into *pid (FTL_PID_NONE without a directive);
  * returns an NVMe status. */
 uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid);

@@ -3,7 +3,7 @@
  *
  * Pages: 01h error information, 02h SMART / health, 03h firmware slot,
  * 05h commands supported and effects, C0h FTL counters (SPEC 2.5),
- * C1h completion lateness (see docs), and the FDP pages 20h-23h through
+ * C1h completion lateness (docs/log-pages.md), and the FDP pages 20h-23h through
  * fdp.c.  Offsets (LPO) and partial reads work on every page.
  *
  * Copyright (c) 2026 FEMU developers
@@ -21,16 +21,25 @@
 #define C0_HOST_PAGES_PROG      24
 
 /*
- * C1h layout (little-endian), completion lateness = time a CQE was posted
- * minus its emulated completion time, in nanoseconds, since start or the
- * last 0xEF code 5:
- *   0  u64 completions counted     8  u64 sum of lateness
- *   16 u64 maximum lateness        24 u64 p50 upper bound
- *   32 u64 p99 upper bound         40 u64 p99.9 upper bound
- *   64 u64 bucket[40]: bucket 0 = on time, bucket k (k >= 1) counts
- *      lateness in [2^(k-1), 2^k) ns.
+ * C1h layout version 2 (little-endian; docs/log-pages.md is the reference).
+ * Lateness of a completion = host clock when its CQE is in guest memory
+ * minus its emulated completion time (ns).  Since start or 0xEF code 5.
+ *   0 u64 completions     8 u64 sum      16 u64 max
+ *  24 u64 p50            32 u64 p99      40 u64 p99.9   64 u64 p90
+ *  48 u32 layout version (2)  52 u16 sub-buckets per power of two
+ *  56 u32 buckets per histogram  60 u32 offset of the CQE histogram
+ *  80..127 the same six fields (count sum max p50 p99 p99.9) for the
+ *      interrupt step: emulated time to the poller's interrupt step done
+ * 128 u32 offset of the interrupt histogram
+ * Percentiles are upper bounds: the last nanosecond of the bucket that
+ * holds them, capped at the maximum.  Histograms: u64[buckets] each.
  */
-#define C1_BUCKETS_OFF          64
+#define C1_VERSION              2
+#define C1_HDR_SIZE             512
+#define C1_HIST_BYTES           (FEMU_LAT_BUCKETS * 8)
+#define C1_CQE_HIST_OFF         C1_HDR_SIZE
+#define C1_IRQ_HIST_OFF         (C1_CQE_HIST_OFF + C1_HIST_BYTES)
+#define C1_SIZE                 (C1_IRQ_HIST_OFF + C1_HIST_BYTES)
 
 static void femu_log_c0(FemuCtrl *n, uint8_t *buf)
 {
@@ -49,35 +58,61 @@ static void femu_log_c0(FemuCtrl *n, uint8_t *buf)
     stq_le_p(buf + C0_HOST_PAGES_PROG, c.host_pages_programmed);
 }
 
-static uint64_t femu_lat_quantile(uint64_t *hist, uint64_t count,
-                                  uint64_t per_mille)
+/* Upper bound of the q-quantile (num/den) of a histogram snapshot. */
+static uint64_t femu_lat_quantile(const uint64_t *hist, uint64_t count,
+                                  uint64_t max, uint64_t num, uint64_t den)
 {
-    uint64_t want = (count * per_mille + 999) / 1000, seen = 0;
+    uint64_t want = (count * num + den - 1) / den, seen = 0;
 
+    if (!want) {
+        return 0;
+    }
     for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
         seen += hist[b];
-        if (seen >= want && want) {
-            return b ? 1ULL << b : 0;
+        if (seen >= want) {
+            uint64_t high = b + 1 < FEMU_LAT_BUCKETS ?
+                            femu_lat_bucket_low(b + 1) - 1 : UINT64_MAX;
+            return MIN(high, max);
         }
     }
-    return 0;
+    return max;
+}
+
+/* Summary fields at hdr (count sum max p50 p99 p99.9) and the buckets. */
+static void femu_log_c1_hist(FemuLatHist *h, uint8_t *hdr, uint8_t *out,
+                             uint64_t *p90)
+{
+    uint64_t hist[FEMU_LAT_BUCKETS], count = 0, max;
+
+    for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
+        hist[b] = qatomic_read(&h->bucket[b]);
+        count += hist[b];
+        stq_le_p(out + 8 * b, hist[b]);
+    }
+    max = qatomic_read(&h->max_ns);
+    stq_le_p(hdr + 0, count);
+    stq_le_p(hdr + 8, qatomic_read(&h->sum_ns));
+    stq_le_p(hdr + 16, max);
+    stq_le_p(hdr + 24, femu_lat_quantile(hist, count, max, 1, 2));
+    stq_le_p(hdr + 32, femu_lat_quantile(hist, count, max, 99, 100));
+    stq_le_p(hdr + 40, femu_lat_quantile(hist, count, max, 999, 1000));
+    if (p90) {
+        *p90 = femu_lat_quantile(hist, count, max, 9, 10);
+    }
 }
 
 static void femu_log_c1(FemuCtrl *n, uint8_t *buf)
 {
-    uint64_t hist[FEMU_LAT_BUCKETS], count = 0;
+    uint64_t p90;
 
-    for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
-        hist[b] = qatomic_read(&n->lat_hist[b]);
-        count += hist[b];
-        stq_le_p(buf + C1_BUCKETS_OFF + 8 * b, hist[b]);
-    }
-    stq_le_p(buf + 0, count);
-    stq_le_p(buf + 8, qatomic_read(&n->lat_sum_ns));
-    stq_le_p(buf + 16, qatomic_read(&n->lat_max_ns));
-    stq_le_p(buf + 24, femu_lat_quantile(hist, count, 500));
-    stq_le_p(buf + 32, femu_lat_quantile(hist, count, 990));
-    stq_le_p(buf + 40, femu_lat_quantile(hist, count, 999));
+    femu_log_c1_hist(&n->lat_cqe, buf, buf + C1_CQE_HIST_OFF, &p90);
+    stl_le_p(buf + 48, C1_VERSION);
+    stw_le_p(buf + 52, FEMU_LAT_SUB);
+    stl_le_p(buf + 56, FEMU_LAT_BUCKETS);
+    stl_le_p(buf + 60, C1_CQE_HIST_OFF);
+    stq_le_p(buf + 64, p90);
+    femu_log_c1_hist(&n->lat_irq, buf + 80, buf + C1_IRQ_HIST_OFF, NULL);
+    stl_le_p(buf + 128, C1_IRQ_HIST_OFF);
 }
 
 /* SMART data units: thousands of 512-byte units, rounded up (5.16.1.3) */
@@ -205,7 +240,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         femu_log_c0(n, page);
         break;
     case FEMU_LOG_LATENCY:
-        size = FEMU_VENDOR_LOG_SIZE;
+        size = C1_SIZE;
         page = g_malloc0(size);
         femu_log_c1(n, page);
         break;

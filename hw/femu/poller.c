@@ -37,27 +37,66 @@
 /* commands fetched from one SQ per round, for fairness between SQs */
 #define FEMU_FETCH_BURST    32
 
-void femu_lat_record(FemuCtrl *n, int64_t late_ns)
+/* Histogram bucket of a lateness (log-linear, see FEMU_LAT_BUCKETS). */
+int femu_lat_bucket(uint64_t ns)
 {
-    int b = late_ns <= 0 ? 0 : 64 - clz64(late_ns);
+    int e;
+
+    if (ns < FEMU_LAT_SUB) {
+        return ns;
+    }
+    e = 63 - clz64(ns);
+    if (e >= FEMU_LAT_MAX_BITS) {
+        return FEMU_LAT_BUCKETS - 1;
+    }
+    return FEMU_LAT_SUB + (e - FEMU_LAT_SUB_BITS) * FEMU_LAT_SUB +
+           ((ns >> (e - FEMU_LAT_SUB_BITS)) & (FEMU_LAT_SUB - 1));
+}
+
+/* Smallest lateness that falls into bucket b. */
+uint64_t femu_lat_bucket_low(int b)
+{
+    int k, e;
+
+    if (b < FEMU_LAT_SUB) {
+        return b;
+    }
+    k = b - FEMU_LAT_SUB;
+    e = FEMU_LAT_SUB_BITS + k / FEMU_LAT_SUB;
+    return (uint64_t)(FEMU_LAT_SUB + k % FEMU_LAT_SUB) <<
+           (e - FEMU_LAT_SUB_BITS);
+}
+
+void femu_lat_record(FemuLatHist *h, int64_t late_ns)
+{
+    uint64_t v = late_ns < 0 ? 0 : late_ns;
     uint64_t max;
 
-    if (late_ns < 0) {
-        late_ns = 0;
-    }
-    if (b >= FEMU_LAT_BUCKETS) {
-        b = FEMU_LAT_BUCKETS - 1;
-    }
-    qatomic_inc(&n->lat_hist[b]);
-    qatomic_inc(&n->lat_count);
-    qatomic_add(&n->lat_sum_ns, late_ns);
-    max = qatomic_read(&n->lat_max_ns);
-    while ((uint64_t)late_ns > max) {
-        uint64_t old = qatomic_cmpxchg(&n->lat_max_ns, max, late_ns);
+    qatomic_inc(&h->bucket[femu_lat_bucket(v)]);
+    qatomic_inc(&h->count);
+    qatomic_add(&h->sum_ns, v);
+    max = qatomic_read(&h->max_ns);
+    while (v > max) {
+        uint64_t old = qatomic_cmpxchg(&h->max_ns, max, v);
         if (old == max) {
             break;
         }
         max = old;
+    }
+}
+
+/* 0xEF code 5: the histograms restart (racing updates may survive). */
+void femu_lat_reset(FemuCtrl *n)
+{
+    FemuLatHist *hs[] = { &n->lat_cqe, &n->lat_irq };
+
+    for (int i = 0; i < ARRAY_SIZE(hs); i++) {
+        for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
+            qatomic_set(&hs[i]->bucket[b], 0);
+        }
+        qatomic_set(&hs[i]->count, 0);
+        qatomic_set(&hs[i]->sum_ns, 0);
+        qatomic_set(&hs[i]->max_ns, 0);
     }
 }
 
@@ -124,8 +163,11 @@ static bool femu_complete(FemuPoller *p, FemuPending *e, int64_t now)
     if (!femu_cq_post(sq->cq, sq, e->cid, e->status, e->result)) {
         return false;
     }
+    /* lateness ends when the CQE is in guest memory (docs/log-pages.md) */
+    now = get_clock();
     sq->inflight--;
-    femu_lat_record(p->n, now - e->due_ns);
+    femu_lat_record(&p->n->lat_cqe, now - e->due_ns);
+    p->irq_due_ns = MIN(p->irq_due_ns, e->due_ns);
     trace_femu_cqe_late(sq->sqid, le16_to_cpu(e->cid), now - e->due_ns);
     return true;
 }
@@ -200,6 +242,19 @@ static bool femu_fetch(FemuPoller *p)
     return progress;
 }
 
+/*
+ * Send the interrupts of the CQEs this poller posted (takes the BQL) and
+ * record how late that was for the earliest of them (C1h, 2nd histogram).
+ */
+static void femu_poller_signal(FemuPoller *p)
+{
+    femu_irq_flush(p->n);
+    if (p->irq_due_ns != INT64_MAX) {
+        femu_lat_record(&p->n->lat_irq, get_clock() - p->irq_due_ns);
+        p->irq_due_ns = INT64_MAX;
+    }
+}
+
 static bool femu_has_new_work(FemuPoller *p)
 {
     for (int i = 0; i < p->nsqs; i++) {
@@ -233,7 +288,7 @@ static void *femu_poller_thread(void *opaque)
         progress = femu_fetch(p);
         progress |= femu_post_due(p, &next_due);
         qemu_mutex_unlock(&p->lock);
-        femu_irq_flush(p->n);
+        femu_poller_signal(p);
 
         now = get_clock();
         if (progress) {
@@ -302,6 +357,7 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
 
         p->n = n;
         p->index = i;
+        p->irq_due_ns = INT64_MAX;
         qemu_mutex_init(&p->lock);
         if (event_notifier_init(&p->kick, 0)) {
             error_setg(errp, "pollers: cannot create an eventfd");
