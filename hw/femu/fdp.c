@@ -74,6 +74,13 @@ typedef struct FemuFdp {
     uint32_t nru;       /* reclaim units in use: min(fdp.nru, lines) */
     /* per handle: bit k set = event type fdp_evt_types[k] enabled */
     uint8_t *evt_enabled;
+    /*
+     * per handle: the enables last set with SV = 1 (Set Features Save,
+     * 5.27): what a controller level reset restores and Get Features
+     * SEL = 2 reports.  FEMU has no persistent media: a saved value
+     * lasts as long as the device (QEMU process), like the current one.
+     */
+    uint8_t *evt_saved;
     FdpEventRing host;
     FdpEventRing ctrl;
 } FemuFdp;
@@ -134,11 +141,13 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
     /* a reclaim unit is a line: more units than lines cannot exist */
     f->nru = MIN(s->fdp_nru, n->cfg.blks_per_pl);
     f->evt_enabled = g_new(uint8_t, f->nruh);
+    f->evt_saved = g_new(uint8_t, f->nruh);
     /*
      * events are enabled by default so that an invalid placement id shows
      * up in the log without any set-up
      */
     memset(f->evt_enabled, (1 << FDP_NEVT_TYPES) - 1, f->nruh);
+    memset(f->evt_saved, (1 << FDP_NEVT_TYPES) - 1, f->nruh);
     n->fdp = f;
     return true;
 
@@ -153,6 +162,7 @@ void femu_fdp_unrealize(FemuCtrl *n)
 
     if (f) {
         g_free(f->evt_enabled);
+        g_free(f->evt_saved);
         g_free(f);
         n->fdp = NULL;
     }
@@ -376,7 +386,7 @@ static bool fdp_nsid_ok(NvmeCmd *cmd)
  * with their enable bit; completion DW0 = descriptors returned.
  */
 static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
-                               bool dflt, uint32_t *result)
+                               uint8_t sel, uint32_t *result)
 {
     uint32_t dw11 = le32_to_cpu(cmd->cdw11);
     uint16_t ph = dw11 & 0xffff;
@@ -392,7 +402,17 @@ static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     qemu_mutex_lock(&n->ftl_lock);
-    mask = dflt ? (1 << FDP_NEVT_TYPES) - 1 : f->evt_enabled[ph];
+    switch (sel) {
+    case NVME_GETFEAT_SELECT_DEFAULT:
+        mask = (1 << FDP_NEVT_TYPES) - 1;
+        break;
+    case NVME_GETFEAT_SELECT_SAVED:
+        mask = f->evt_saved[ph];
+        break;
+    default:
+        mask = f->evt_enabled[ph];
+        break;
+    }
     qemu_mutex_unlock(&n->ftl_lock);
     for (uint32_t k = 0; k < cnt; k++) {
         d[k].evt = fdp_evt_types[k];
@@ -415,11 +435,14 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     }
     if (sel == NVME_GETFEAT_SELECT_CAP) {
         /*
-         * FDP mode cannot change while the namespace exists; event
-         * enables can, per namespace
+         * Both are saveable (Set Features with SV = 1 is accepted; FEMU
+         * keeps a saved value for the device's lifetime) and changeable:
+         * FDP mode only while its endurance group holds no namespace,
+         * which never happens here (femu_fdp_set_feature), event enables
+         * per namespace at any time.
          */
-        *result = fid == NVME_FDP_EVENTS ?
-                  NVME_FEAT_CAP_CHANGE | NVME_FEAT_CAP_NS : 0;
+        *result = NVME_FEAT_CAP_SAVE | NVME_FEAT_CAP_CHANGE |
+                  (fid == NVME_FDP_EVENTS ? NVME_FEAT_CAP_NS : 0);
         return NVME_SUCCESS;
     }
     if (fid == NVME_FDP_MODE) {
@@ -431,8 +454,7 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
         *result = 1 << R_FEAT_FDP_FDPE_SHIFT;
         return NVME_SUCCESS;
     }
-    return fdp_get_events(n, f, cmd, sel != NVME_GETFEAT_SELECT_CURRENT,
-                          result);
+    return fdp_get_events(n, f, cmd, sel, result);
 }
 
 /*
@@ -446,6 +468,7 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
     uint16_t ph = dw11 & 0xffff;
     uint8_t noet = (dw11 >> 16) & 0xff;
     bool enable = dw12 & 1;
+    bool save = NVME_SETFEAT_SAVE(le32_to_cpu(cmd->cdw10));
     uint8_t types[255];
     uint8_t bits = 0;
     uint16_t status;
@@ -478,6 +501,10 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
     } else {
         f->evt_enabled[ph] &= ~bits;
     }
+    if (save) {
+        /* SV = 1: the new value is also the saved one (5.27) */
+        f->evt_saved[ph] = f->evt_enabled[ph];
+    }
     qemu_mutex_unlock(&n->ftl_lock);
     return NVME_SUCCESS;
 }
@@ -498,9 +525,13 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
         }
         /*
          * Asking for what is in force (FDP on, configuration 0) is
-         * fine.  Anything else would change the configuration of an
-         * endurance group that holds a namespace, which the controller
-         * refuses (NVMe 2.0 5.27.1.20).
+         * fine, with or without SV (nvme-cli's `fdp feature` always sets
+         * it; the value in force is also the saved one).  Anything else
+         * would change the FDP mode or configuration of an endurance
+         * group that holds a namespace, which the controller refuses
+         * with Command Sequence Error (NVMe 2.0 5.27.1.20): FEMU's one
+         * namespace always exists, so FDP cannot be disabled or
+         * reconfigured while the device runs.
          */
         if (FIELD_EX32(dw12, FEAT_FDP, FDPE) &&
             FIELD_EX32(dw12, FEAT_FDP, CONF_NDX) == 0) {
@@ -509,6 +540,24 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
         return NVME_CMD_SEQ_ERROR | NVME_DNR;
     }
     return fdp_set_events(n, f, cmd);
+}
+
+/*
+ * Controller level reset: features revert to their saved values (5.27,
+ * Set Features SV), so the event enables become the saved ones.  The FDP
+ * mode has nothing to revert (it never changes).
+ */
+void femu_fdp_ctrl_reset(FemuCtrl *n)
+{
+    FemuFdp *f = fdp_of(n);
+
+    if (!f) {
+        return;
+    }
+    qemu_mutex_lock(&n->ftl_lock);
+    fdp_drain_events(n);
+    memcpy(f->evt_enabled, f->evt_saved, f->nruh);
+    qemu_mutex_unlock(&n->ftl_lock);
 }
 
 uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid)

@@ -207,6 +207,51 @@ static void femu_exit_notify(Notifier *notifier, void *data)
     femu_pollers_stop(n);
 }
 
+/*
+ * subsys=ID names a femu-subsys device.  It is a string resolved here, at
+ * realize, rather than a QOM link resolved when the option is parsed: a
+ * link's failure is QEMU's generic "Device 'ID' not found", which neither
+ * names the property nor says that the order of the -device options is
+ * what matters.  Devices are created in command-line order, so the
+ * subsystem must come first.
+ */
+static bool femu_resolve_subsys(FemuCtrl *n, Error **errp)
+{
+    Object *obj;
+    bool ambiguous = false;
+
+    n->subsys = NULL;
+    if (!n->subsys_id) {
+        return true;
+    }
+    if (!*n->subsys_id) {
+        error_setg(errp, "subsys='': give the id of a femu-subsys device");
+        return false;
+    }
+    obj = object_resolve_path_type(n->subsys_id, TYPE_FEMU_SUBSYS,
+                                   &ambiguous);
+    if (obj) {
+        n->subsys = FEMU_SUBSYS(obj);
+        return true;
+    }
+    if (ambiguous) {
+        error_setg(errp, "subsys=%s: more than one femu-subsys matches; "
+                   "give the full QOM path", n->subsys_id);
+        return false;
+    }
+    obj = object_resolve_path(n->subsys_id, &ambiguous);
+    if (obj) {
+        error_setg(errp, "subsys=%s: '%s' is a %s, not a femu-subsys "
+                   "device", n->subsys_id, n->subsys_id,
+                   object_get_typename(obj));
+        return false;
+    }
+    error_setg(errp, "subsys=%s: no femu-subsys device with that id; give "
+               "-device femu-subsys,id=%s,... before the femu controller "
+               "that uses it", n->subsys_id, n->subsys_id);
+    return false;
+}
+
 static void femu_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
@@ -215,6 +260,9 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     uint64_t bytes;
 
     if (!femu_check_params(n, errp)) {
+        return;
+    }
+    if (!femu_resolve_subsys(n, errp)) {
         return;
     }
     if (!femu_fdp_realize(n, errp)) {
@@ -361,8 +409,66 @@ static const Property femu_props[] = {
     DEFINE_PROP_UINT32("pollers", FemuCtrl, npollers, 1),
     DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
     DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
-    DEFINE_PROP_LINK("subsys", FemuCtrl, subsys, TYPE_FEMU_SUBSYS,
-                     FemuSubsys *),
+    DEFINE_PROP_STRING("subsys", FemuCtrl, subsys_id),
+};
+
+/*
+ * `-device femu,help` shows these next to each property's default: what
+ * it is, its unit and its limits (checked at realize, see docs/properties.md).
+ */
+static const struct {
+    const char *name;
+    const char *desc;
+} femu_prop_descs[] = {
+    { "femu_mode", "1 = BlackBox SSD (device-side FTL, GC, NAND timing), "
+                   "2 = NoSSD (no FTL, no delays); others are refused" },
+    { "nchs", "NAND channels (1..)" },
+    { "luns_per_ch", "LUNs (dies) per channel (1..)" },
+    { "pls_per_lun", "planes per LUN (1..)" },
+    { "blks_per_pl", "blocks per plane = lines (superblocks) (1..)" },
+    { "pgs_per_blk", "NAND pages per block (1..); the geometry's product "
+                     "must be at most 2^32-2 pages" },
+    { "secsz", "logical block size in bytes (512 or 4096)" },
+    { "secs_per_pg", "512-byte sectors per NAND page (1..1024; 8 = 4 KiB)" },
+    { "devsz_mb", "namespace size in MiB, ignored when op_pcent is set "
+                  "(1..NAND size)" },
+    { "op_pcent", "over-provisioning in percent: namespace = NAND / "
+                  "(1 + op_pcent/100) (0..; -1 = unset, use devsz_mb)" },
+    { "pg_rd_lat", "NAND page read latency in ns (0..)" },
+    { "pg_wr_lat", "NAND page program latency in ns (0..)" },
+    { "blk_er_lat", "NAND block erase latency in ns (0..)" },
+    { "ch_xfer_lat", "channel transfer time per page in ns (0..)" },
+    { "gc_thres_pcent", "background GC starts at this percentage of lines "
+                        "in use (1..100)" },
+    { "gc_thres_pcent_high", "forced GC inside writes at this percentage "
+                             "of lines in use (gc_thres_pcent..100)" },
+    { "gc_policy", "GC victim policy: greedy, fifo, random, cost-benefit "
+                   "or d-choice" },
+    { "gc_strategy", "numeric alias of gc_policy: 0 greedy, 1 cost-benefit, "
+                     "2 fifo, 3 random, 4 d-choice (-1 = unset)" },
+    { "hot_cold_sep", "separate overwrites (hot) from first writes (cold) "
+                      "into their own open lines (on/off)" },
+    { "seed", "random seed of the random and d-choice GC policies" },
+    { "serial", "serial number, 1..20 characters (default vSSD<n>, n = "
+                "instance)" },
+    { "queues", "I/O queue pairs offered to the host (1..64)" },
+    { "pollers", "poller threads serving the I/O queues (1..16)" },
+    { "mdts", "maximum data transfer size: 2^mdts 4 KiB pages (1..9)" },
+    { "mqes", "maximum queue entries, 0's based (1..65535)" },
+    { "subsys", "id of a femu-subsys device (FDP settings), given "
+                "before this controller" },
+};
+
+static const struct {
+    const char *name;
+    const char *desc;
+} femu_subsys_prop_descs[] = {
+    { "fdp", "Flexible Data Placement on the controllers that link here "
+             "(on/off; needs femu_mode=1)" },
+    { "fdp.nruh", "reclaim unit handles = placement ids 0..nruh-1 (1..256 "
+                  "with fdp=on, and below the lines, blks_per_pl)" },
+    { "fdp.nru", "reclaim units (fdp.nruh..; at most one per line is "
+                 "used)" },
 };
 
 static const VMStateDescription femu_vmstate = {
@@ -384,6 +490,10 @@ static void femu_class_init(ObjectClass *oc, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD)";
     device_class_set_props(dc, femu_props);
+    for (size_t i = 0; i < ARRAY_SIZE(femu_prop_descs); i++) {
+        object_class_property_set_description(oc, femu_prop_descs[i].name,
+                                              femu_prop_descs[i].desc);
+    }
     device_class_set_legacy_reset(dc, femu_pci_reset);
     dc->vmsd = &femu_vmstate;
     /* the pollers and the store are set up for the VM's lifetime */
@@ -423,6 +533,11 @@ static void femu_subsys_class_init(ObjectClass *oc, void *data)
     dc->realize = femu_subsys_realize;
     dc->desc = "FEMU NVM subsystem (Flexible Data Placement settings)";
     device_class_set_props(dc, femu_subsys_props);
+    for (size_t i = 0; i < ARRAY_SIZE(femu_subsys_prop_descs); i++) {
+        object_class_property_set_description(oc,
+                                              femu_subsys_prop_descs[i].name,
+                                              femu_subsys_prop_descs[i].desc);
+    }
 }
 
 static const TypeInfo femu_subsys_info = {

@@ -198,7 +198,8 @@ struct FemuCtrl {
     uint32_t npollers;
     uint8_t mdts;
     uint16_t mqes;
-    FemuSubsys *subsys;
+    char *subsys_id;        /* the subsys property: a femu-subsys id */
+    FemuSubsys *subsys;     /* resolved from subsys_id at realize */
 
     /* derived at realize */
     int instance;

@@ -125,6 +125,7 @@ void femu_ctrl_reset(FemuCtrl *n)
     n->feat_write_atomicity = 0;
     n->feat_async_config = 0;
     n->intms = 0;
+    femu_fdp_ctrl_reset(n);
     if (n->irq_level) {
         n->irq_level = false;
         pci_set_irq(PCI_DEVICE(n), 0);
@@ -210,20 +211,44 @@ static void femu_write_cc(FemuCtrl *n, uint32_t val)
     }
 }
 
+/*
+ * A doorbell write for a queue that does not exist (beyond the queues
+ * offered, or not created): ignored, and reported as an Error
+ * asynchronous event "Write to Invalid Doorbell Register" (NVMe 2.0
+ * 5.2, Figure "Asynchronous Event Information - Error Status", 00h).
+ * femu_aer_event queues it until the host has an Asynchronous Event
+ * Request outstanding and has read the error log of an earlier one.
+ */
+static void femu_doorbell_invalid_register(FemuCtrl *n, uint32_t qid,
+                                           bool is_cq, uint32_t val,
+                                           const char *why)
+{
+    trace_femu_doorbell_bad(qid, is_cq, val, why);
+    femu_aer_event(n, NVME_AER_TYPE_ERROR,
+                   NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
+                   NVME_LOG_ERROR_INFO);
+}
+
 static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
 {
     uint32_t qid = (off - 0x1000) >> 3;
     bool is_cq = (off >> 2) & 1;
 
-    if (!NVME_CSTS_RDY(qatomic_read(&n->bar.csts)) || qid > n->queues) {
-        trace_femu_doorbell_bad(qid, is_cq, val, "no such queue");
+    if (!NVME_CSTS_RDY(qatomic_read(&n->bar.csts))) {
+        /* no admin queue to report on: a disabled controller ignores it */
+        trace_femu_doorbell_bad(qid, is_cq, val, "controller not ready");
+        return;
+    }
+    if (qid > n->queues) {
+        femu_doorbell_invalid_register(n, qid, is_cq, val, "no such queue");
         return;
     }
     if (is_cq) {
         FemuCQ *cq = n->cq[qid];
 
         if (!cq) {
-            trace_femu_doorbell_bad(qid, true, val, "CQ not created");
+            femu_doorbell_invalid_register(n, qid, true, val,
+                                           "CQ not created");
             return;
         }
         if (val >= cq->size) {
@@ -243,7 +268,8 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
         FemuSQ *sq = n->sq[qid];
 
         if (!sq) {
-            trace_femu_doorbell_bad(qid, false, val, "SQ not created");
+            femu_doorbell_invalid_register(n, qid, false, val,
+                                           "SQ not created");
             return;
         }
         if (val >= sq->size) {

@@ -4,13 +4,16 @@
 # subsystem, bad fdp.nruh / fdp.nru, FDP without the FTL.
 . "$(dirname "$0")/lib.sh"
 ex=nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25
-# (for a missing link target QEMU's core prints "Device 'X' not found"
-# after the "-device femu,subsys=X:" prefix, which names the property)
-refuse "Device 'nosuch' not found" femu,subsys=nosuch
+# subsys is resolved at realize: the message names the property, the id,
+# and the fix (the subsystem's -device option must come first)
+refuse "^subsys=nosuch: no femu-subsys device with that id; give -device femu-subsys,id=nosuch,\.\.\. before the femu controller that uses it$" \
+    femu,subsys=nosuch
 # the subsystem must come before the controller that names it
-refuse "Device 'fdp0' not found" femu,subsys=fdp0 femu-subsys,id=fdp0,fdp=on,fdp.nruh=4
-# a link to something that is not a femu-subsys
-refuse 'subsys' femu,id=c0 femu,subsys=c0
+refuse "^subsys=fdp0: no femu-subsys device with that id; give -device femu-subsys,id=fdp0,\.\.\. before the femu controller that uses it$" \
+    femu,subsys=fdp0 femu-subsys,id=fdp0,fdp=on,fdp.nruh=4
+# an id of something that is not a femu-subsys
+refuse "^subsys=c0: 'c0' is a femu, not a femu-subsys device$" femu,id=c0 femu,subsys=c0
+refuse "^subsys='': " femu,subsys=
 refuse 'fdp.nruh=0' femu-subsys,id=fdp0,fdp=on femu,$ex,subsys=fdp0
 refuse 'fdp.nruh=0' femu-subsys,id=fdp0,fdp=on,fdp.nruh=0 femu,$ex,subsys=fdp0
 refuse 'fdp.nruh=129' femu-subsys,id=fdp0,fdp=on,fdp.nruh=129 femu,subsys=fdp0
