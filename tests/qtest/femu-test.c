@@ -287,8 +287,8 @@ static void ctrl_stop(Ctrl *c)
 static void test_bad_opcodes(void)
 {
     static const uint8_t admin_ok[] = {
-        0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0a, 0x0c, 0x7c,
-        0xef,
+        0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0a, 0x0c,
+        0x19, 0x1a, 0x7c, 0xef,     /* 19h/1Ah: directives (engineer P) */
     };
     static const uint8_t io_ok[] = { 0x00, 0x01, 0x02, 0x08, 0x09, 0x12, 0x1d };
     Ctrl *c = ctrl_start("");
@@ -514,6 +514,60 @@ static void test_doorbells(void)
     if (rd32(c, NVME_REG_CSTS) & 2) {
         ctrl_enable(c);
     }
+    health(c);
+    ctrl_stop(c);
+}
+
+/*
+ * (engineer P) Each kind of invalid doorbell write is reported by its own
+ * Error asynchronous event (Base 2.0, 5.2, "Asynchronous Event
+ * Information - Error Status"): 00h Write to Invalid Doorbell Register
+ * for a queue that was never created or is beyond the queues offered,
+ * 01h Invalid Doorbell Write Value for a tail/head beyond the queue
+ * size.  The AER is outstanding when the write comes; reading the error
+ * log (RAE = 0) unmasks the next error event.
+ */
+static uint16_t get_log(Ctrl *c, uint8_t lid, uint32_t numd, uint64_t off,
+                        uint64_t prp1, uint64_t prp2);
+
+static uint32_t db_aer(Ctrl *c, uint64_t db, uint32_t val)
+{
+    NvmeCmd aer = mk(NVME_ADM_CMD_ASYNC_EV_REQ, 0, 0, 0);
+    uint16_t cid;
+    NvmeCqe cqe;
+
+    submit(c, 0, &aer);
+    cid = c->cid;
+    /* no event yet: the AER stays outstanding */
+    g_assert_false(reap(c, 0, &cqe, 100 * 1000));
+    wr32(c, db, val);
+    g_assert(reap(c, 0, &cqe, TIMEOUT_US));
+    g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, cid);
+    g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==, NVME_SUCCESS);
+    /* the event is acknowledged by reading its log page */
+    g_assert_cmphex(get_log(c, NVME_LOG_ERROR_INFO, 15, 0, c->buf, 0), ==,
+                    NVME_SUCCESS);
+    return le32_to_cpu(cqe.result);
+}
+
+static void test_doorbell_events(void)
+{
+    Ctrl *c = ctrl_start("");
+    uint32_t dw0;
+
+    /* SQ 2 is offered (queues=2) but was never created */
+    dw0 = db_aer(c, DB(2, 0), 1);
+    g_assert_cmphex(dw0 & 7, ==, NVME_AER_TYPE_ERROR);
+    g_assert_cmphex(dw0 >> 8 & 0xff, ==, NVME_AER_INFO_ERR_INVALID_DB_REGISTER);
+    g_assert_cmphex(dw0 >> 16 & 0xff, ==, NVME_LOG_ERROR_INFO);
+    /* CQ 3 is beyond the queues offered */
+    dw0 = db_aer(c, DB(3, 1), 0);
+    g_assert_cmphex(dw0 >> 8 & 0xff, ==, NVME_AER_INFO_ERR_INVALID_DB_REGISTER);
+    /* the I/O SQ tail beyond its size */
+    dw0 = db_aer(c, DB(IOQ, 0), QDEPTH + 3);
+    g_assert_cmphex(dw0 & 7, ==, NVME_AER_TYPE_ERROR);
+    g_assert_cmphex(dw0 >> 8 & 0xff, ==, NVME_AER_INFO_ERR_INVALID_DB_VALUE);
+    /* none of it moved a queue: the device works from where it was */
     health(c);
     ctrl_stop(c);
 }
@@ -882,6 +936,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/prp-sgl", test_prp);
     qtest_add_func("/femu/queues", test_queues);
     qtest_add_func("/femu/doorbells", test_doorbells);
+    qtest_add_func("/femu/doorbells/events", test_doorbell_events);
     qtest_add_func("/femu/reset-during-io", test_reset_during_io);
     qtest_add_func("/femu/dbbuf", test_dbbuf);
     qtest_add_func("/femu/get-log-page", test_get_log);
