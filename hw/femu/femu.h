@@ -157,6 +157,7 @@ struct FemuPoller {
     size_t heap_cap;
     uint64_t seq;
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
+    int rr;                 /* SQ the next fetch round starts with */
 };
 
 /* The result of executing one command. */

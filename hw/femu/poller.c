@@ -36,6 +36,9 @@
 #define FEMU_SPIN_DUE_NS    60000
 /* commands fetched from one SQ per round, for fairness between SQs */
 #define FEMU_FETCH_BURST    32
+/* a fetch burst stops to send interrupts once a posted CQE has waited
+ * this long for its interrupt (batching saves BQL round trips) */
+#define FEMU_IRQ_BATCH_NS   2000
 
 /* Histogram bucket of a lateness (log-linear, see FEMU_LAT_BUCKETS). */
 int femu_lat_bucket(uint64_t ns)
@@ -197,18 +200,27 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
     return progress;
 }
 
+/*
+ * Fetch and execute commands, at most FEMU_FETCH_BURST per SQ, starting
+ * with a different SQ each time (p->rr) for fairness.  Completions that
+ * come due meanwhile are posted between two commands, and once the
+ * earliest posted one has waited FEMU_IRQ_BATCH_NS for its interrupt the
+ * burst ends so that the caller signals it: executing a command (the data
+ * copy above all) is what would otherwise make them late.
+ */
 static bool femu_fetch(FemuPoller *p)
 {
     FemuCtrl *n = p->n;
     bool progress = false;
+    int nsqs = p->nsqs;
 
-    for (int i = 0; i < p->nsqs; i++) {
-        FemuSQ *sq = p->sqs[i];
+    for (int j = 0; j < nsqs; j++) {
+        FemuSQ *sq = p->sqs[(p->rr + j) % nsqs];
 
         for (int k = 0; k < FEMU_FETCH_BURST; k++) {
             FemuReq req;
             FemuPending e;
-            int64_t now;
+            int64_t now, next_due;
 
             /* bound the work a guest can queue: one SQ's worth */
             if (sq->inflight >= sq->size - 1 ||
@@ -233,11 +245,20 @@ static bool femu_fetch(FemuPoller *p)
             e.status = req.status;
             e.result = req.result;
             now = get_clock();
-            if (e.due_ns <= now && !p->nheap && femu_complete(p, &e, now)) {
-                continue;
+            if (!(e.due_ns <= now && !p->nheap &&
+                  femu_complete(p, &e, now))) {
+                femu_heap_push(p, &e);
             }
-            femu_heap_push(p, &e);
+            femu_post_due(p, &next_due);
+            if (p->irq_due_ns != INT64_MAX &&
+                get_clock() - p->irq_due_ns >= FEMU_IRQ_BATCH_NS) {
+                p->rr = (p->rr + j + 1) % nsqs;
+                return true;
+            }
         }
+    }
+    if (nsqs) {
+        p->rr = (p->rr + 1) % nsqs;
     }
     return progress;
 }
@@ -284,8 +305,10 @@ static void *femu_poller_thread(void *opaque)
         int64_t next_due, now, wait;
         bool progress;
 
+        /* due completions first: they are what timing accuracy is about */
         qemu_mutex_lock(&p->lock);
-        progress = femu_fetch(p);
+        progress = femu_post_due(p, &next_due);
+        progress |= femu_fetch(p);
         progress |= femu_post_due(p, &next_due);
         qemu_mutex_unlock(&p->lock);
         femu_poller_signal(p);
