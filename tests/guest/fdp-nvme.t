@@ -3,8 +3,10 @@
 #  vSSD0: the tutorial-04 device (fdp.nruh=4, 8 MiB reclaim units, 512 B
 #         blocks): every `nvme fdp` subcommand's output, placement through
 #         nvme write -T 2 -S <pid>, invalid pid -> handle 0 + event, RUH
-#         update, set-events, features 1Dh/1Eh, error statuses, short
-#         reads, and fio's io_uring_cmd engine with --fdp=1 and verify;
+#         update, set-events, features 1Dh/1Eh (with SV, saved values,
+#         Command Sequence Error for a mode change), directives (Identify,
+#         Data Placement), error statuses, short reads, and fio's
+#         io_uring_cmd engine with --fdp=1 and verify;
 #  vSSD1: secsz=4096 (RUAMW counts 4 KiB blocks).
 # Host side first: start-up refusals of bad FDP settings (no boot).
 . "$(dirname "$0")/femu-lib.sh"
@@ -45,6 +47,8 @@ A=$(ctrl_of vSSD0) || { bad "no controller vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller vSSD1"; finish; exit; }
 AN=/dev/${A}n1 BN=/dev/${B}n1
 has() { grep -Eq -- "$2" <<<"$1"; }
+# failed RC OUT REGEX: the command failed and printed a status matching REGEX
+failed() { [ "$1" != 0 ] && grep -Eq -- "$3" <<<"$2"; }
 # ruamw DEV PID -> RUAMW of that placement id (nvme fdp status)
 ruamw() {
     nvme fdp status "$1" | awk -v p="$2" '/^Placement Identifier/ {cur = $3 + 0}
@@ -130,6 +134,72 @@ check "disabled event is not logged" [ "$(nvme fdp events /dev/$A -e 1 -E | grep
 nvme fdp set-events $AN -p 0 -t 3 -e >/dev/null
 nvme write $AN -s 40 -c 7 -z 4096 -d /tmp/blk -T 2 -S 9 >/dev/null
 check "re-enabled event is logged" [ "$(nvme fdp events /dev/$A -e 1 -E | grep -c '^Event\[')" = $((n0 + 1)) ]
+
+# --- FDP mode (1Dh) with SV: nvme-cli's `fdp feature` always sets the
+# save bit.  Setting what is in force succeeds; disabling or changing the
+# configuration of an endurance group that holds a namespace is refused
+# with Command Sequence Error (status 0Ch), and FDP stays on.
+out=$(nvme fdp feature /dev/$A -e 1 -c 0 2>&1); rc=$?; echo "$out"
+check "fdp feature -e 1 -c 0 (SV set): exit 0" [ $rc = 0 ]
+check "fdp feature -e 1 -c 0: success message" has "$out" "^Success enabling Endurance Group: 1, FDP configuration index: 0$"
+out=$(nvme fdp feature /dev/$A -e 1 --disable 2>&1); rc=$?; echo "$out"
+check "fdp feature --disable: Command Sequence Error" \
+    failed $rc "$out" "^NVMe status: .*(COMMAND_SEQ_ERROR|[Cc]ommand [Ss]equence [Ee]rror).*\(0x(400)?c\)$"
+out=$(nvme fdp feature /dev/$A -e 1 -c 1 2>&1); rc=$?; echo "$out"
+check "fdp feature -c 1: Command Sequence Error" failed $rc "$out" "\(0x(400)?c\)$"
+check "fdp feature: FDP still enabled, configuration 0" \
+    has "$(nvme fdp feature /dev/$A -e 1)" "FDPE\) +: Yes"
+out=$(nvme get-feature /dev/$A -f 0x1d --cdw11=1 -s 3 2>&1); echo "$out"
+check "feature 1Dh SEL=3: saveable and changeable (0x5)" has "$out" "Supported capabilities value: ?0x0+5$"
+out=$(nvme get-feature /dev/$A -f 0x1e --namespace-id=1 --cdw11=0x20000 -s 3 2>&1); echo "$out"
+check "feature 1Eh SEL=3: saveable, per namespace, changeable (0x7)" has "$out" "Supported capabilities value: ?0x0+7$"
+out=$(nvme set-feature /dev/$A -f 0x0b -V 0 -s 2>&1); rc=$?; echo "$out"
+check "Set Features SV on a feature that is not saveable: Feature Identifier Not Saveable" \
+    failed $rc "$out" "\(0x(410)?d\)$"
+
+# --- FDP events (1Eh) with SV: saved and current values, and a controller
+# reset restores the saved one
+out=$(nvme fdp set-events $AN -p 1 -t 3 -s 2>&1); echo "$out"
+check "set-events -s (SV set): Success" has "$out" "^set-events: Success$"
+sv=$(nvme get-feature /dev/$A -f 0x1e --namespace-id=1 --cdw11=0x20001 -s 2 -H); echo "$sv"
+check "feature 1Eh saved: invalid pid not enabled on handle 1" has "$sv" "Invalid Placement Identifier +: Not Enabled"
+check "set-events -e without -s: Success" has "$(nvme fdp set-events $AN -p 1 -t 3 -e)" "^set-events: Success$"
+check "feature 1Eh current: invalid pid enabled on handle 1" \
+    has "$(nvme get-feature /dev/$A -f 0x1e --namespace-id=1 --cdw11=0x20001 -H)" "Invalid Placement Identifier +: Enabled"
+check "feature 1Eh saved: still not enabled" \
+    has "$(nvme get-feature /dev/$A -f 0x1e --namespace-id=1 --cdw11=0x20001 -s 2 -H)" "Invalid Placement Identifier +: Not Enabled"
+nvme reset /dev/$A
+sleep 1
+check "after a controller reset the current value is the saved one" \
+    has "$(nvme get-feature /dev/$A -f 0x1e --namespace-id=1 --cdw11=0x20001 -H)" "Invalid Placement Identifier +: Not Enabled"
+check "set-events -e -s: Success" has "$(nvme fdp set-events $AN -p 1 -t 3 -e -s)" "^set-events: Success$"
+
+# --- directives (Directive Receive/Send, Identify directive)
+dr=$(nvme dir-receive $AN -D 0 -O 1 -H 2>&1); echo "$dr"
+check "dir-receive -D 0 -O 1: Identify supported" has "$dr" "Identify Directive +: supported"
+check "dir-receive: Streams not supported" has "$dr" "Stream Directive +: not supported"
+check "dir-receive: Data Placement supported" has "$dr" "Data Placement Directive : supported"
+check "dir-receive: Identify and Data Placement enabled and persistent" \
+    [ "$(grep -cE '(Identify|Data Placement) Directive +: enabled' <<<"$dr")" = 4 ]
+check "dir-receive: Streams disabled and not persistent" \
+    [ "$(grep -cE 'Stream Directive +: disabled' <<<"$dr")" = 2 ]
+v=$(nvme dir-receive $AN -D 0 -O 1 -l 8 -b 2>/dev/null | od -An -tx1 -N1 | tr -d ' ')
+check "dir-receive with an 8-byte buffer: supported = 0x05" [ "$v" = 05 ]
+out=$(nvme dir-receive $AN -D 1 -O 1 2>&1); rc=$?; echo "$out"
+check "dir-receive of Streams parameters: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
+out=$(nvme dir-send $AN -D 0 -O 1 -T 2 -e 1 2>&1); echo "$out"
+check "dir-send enable Data Placement (in force): success" has "$out" "^dir-send: type 0, operation 0x1, spec_val 0, nsid 0x1, result 0$"
+out=$(nvme dir-send $AN -D 0 -O 1 -T 2 -e 0 2>&1); rc=$?; echo "$out"
+check "dir-send disable Data Placement: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
+out=$(nvme dir-send $AN -D 0 -O 1 -T 1 -e 1 2>&1); rc=$?; echo "$out"
+check "dir-send enable Streams: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
+check "dir-receive on namespace 2: refused" \
+    bash -c "! nvme dir-receive $AN -n 2 -D 0 -O 1 >/dev/null 2>&1"
+# --csi=0: without it nvme-cli 2.13 first reads CAP through the sysfs
+# BAR mapping or a Fabrics Property Get and prints nothing when neither works
+eff=$(nvme effects-log /dev/$A --csi=0 2>&1); echo "$eff" | grep -E "^ACS2[56] "
+check "effects log: Directive Send supported" has "$eff" "^ACS25 +\[Directive Send +\] 00000001$"
+check "effects log: Directive Receive supported" has "$eff" "^ACS26 +\[Directive Receive +\] 00000001$"
 
 # --- secsz=4096: RUAMW in 4 KiB blocks (1 MiB units = 256 blocks)
 check "4K: fresh RUAMW 256" [ "$(ruamw $BN 1)" = 256 ]
