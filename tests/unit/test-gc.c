@@ -135,7 +135,7 @@ static void test_collect(void)
     CHECK_EQ(f->ln.line[1].state, FTL_LINE_FREE);
     /* the moved data still reads back from its new place */
     for (uint32_t i = 0; i < 24; i++) {
-        uint32_t ppa = f->maptbl[f->ppl + i];
+        uint32_t ppa = ftl_map_get(f, f->ppl + i);
         CHECK(ppa != FTL_NONE && ppa / f->ppl != 1);
         CHECK(f->ln.line[ppa / f->ppl].is_gc);
     }
@@ -270,7 +270,7 @@ static void test_nothing_reclaimable(void)
     t = wpage(f, 5, 0);
     CHECK_EQ(t, FTL_TIME_ERROR);
     /* the old data is still mapped and consistent */
-    CHECK(f->maptbl[5] != FTL_NONE);
+    CHECK(ftl_map_get(f, 5) != FTL_NONE);
     CHECK_INVARIANTS(f);
     /* with a reclaimable line, forced GC succeeds again */
     for (uint32_t i = 0; i < f->ppl; i++) {

@@ -91,12 +91,12 @@ static void test_unmapped_and_trim(void)
     CHECK_EQ(f->ctr.host_pages_read, 1);
     /* a trim that covers only part of the page keeps it mapped */
     ftl_trim(f, 3 * 8 + 1, 7);
-    CHECK(f->maptbl[3] != FTL_NONE);
+    CHECK(ftl_map_get(f, 3) != FTL_NONE);
     ftl_trim(f, 3 * 8, 4);
-    CHECK(f->maptbl[3] != FTL_NONE);
+    CHECK(ftl_map_get(f, 3) != FTL_NONE);
     /* the whole page: unmapped, reads are free again */
     ftl_trim(f, 2 * 8 + 4, 12);
-    CHECK(f->maptbl[3] == FTL_NONE);
+    CHECK(ftl_map_get(f, 3) == FTL_NONE);
     CHECK_EQ(ftl_read(f, 3 * 8, 8, 2000000), 2000000);
     CHECK_INVARIANTS(f);
     /* trimming past the end is clipped, not a crash */
@@ -123,13 +123,13 @@ static void test_overwrite_and_subpage(void)
     /* two blocks in two pages: two pages */
     ftl_write(f, 7, 2, FTL_PID_NONE, 0);
     CHECK_EQ(f->ctr.host_pages_written, 3);
-    first = f->maptbl[0];
+    first = ftl_map_get(f, 0);
     ftl_write(f, 0, 8, FTL_PID_NONE, 0);
     /* a write goes to a fresh page, the old copy becomes invalid */
-    CHECK(f->maptbl[0] != first);
+    CHECK(ftl_map_get(f, 0) != first);
     CHECK(!ftl_page_valid(f, first));
-    CHECK(ftl_page_valid(f, f->maptbl[0]));
-    CHECK_EQ(f->rmap[f->maptbl[0]], 0);
+    CHECK(ftl_page_valid(f, ftl_map_get(f, 0)));
+    CHECK_EQ(f->rmap[ftl_map_get(f, 0)], 0);
     CHECK_EQ(f->ln.line[0].vpc, 2); /* lpn 0 (new copy) and lpn 1 */
     CHECK_INVARIANTS(f);
     ftl_free(f);
@@ -152,8 +152,8 @@ static void test_write_pointer(void)
         wpage(f, lpn, 0);
     }
     for (uint32_t lpn = 0; lpn < 9; lpn++) {
-        uint32_t seq = f->maptbl[lpn] % f->ppl;
-        CHECK_EQ(f->maptbl[lpn] / f->ppl, 0);
+        uint32_t seq = ftl_map_get(f, lpn) % f->ppl;
+        CHECK_EQ(ftl_map_get(f, lpn) / f->ppl, 0);
         CHECK_EQ(seq % 2, lpn % 2);             /* channel */
         CHECK_EQ((seq / 2) % 2, (lpn / 2) % 2); /* LUN */
         CHECK_EQ((seq / 4) % 2, (lpn / 4) % 2); /* plane */
@@ -164,7 +164,7 @@ static void test_write_pointer(void)
         wpage(f, lpn, 0);
     }
     CHECK_EQ(f->ln.line[0].state, FTL_LINE_CLOSED);
-    CHECK_EQ(f->maptbl[f->ppl] / f->ppl, 1);
+    CHECK_EQ(ftl_map_get(f, f->ppl) / f->ppl, 1);
     CHECK_EQ(ftl_free_lines(f), ftl_total_lines(f) - 2);
     CHECK_INVARIANTS(f);
     ftl_free(f);

@@ -9,7 +9,7 @@
 
 static uint32_t line_of(struct ftl *f, uint32_t lpn)
 {
-    return f->maptbl[lpn] / f->ppl;
+    return ftl_map_get(f, lpn) / f->ppl;
 }
 
 static void test_hot_cold(void)

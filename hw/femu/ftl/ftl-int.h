@@ -96,7 +96,7 @@ struct ftl {
     uint32_t thres_high_lines; /* forced GC from this many used lines */
     struct ftl_div div_ppl, div_nluns;
 
-    uint32_t *maptbl;   /* lpn -> ppa */
+    uint32_t *maptbl;   /* lpn -> ~ppa (0: FTL_NONE); use ftl_map_get/put */
     uint32_t *rmap;     /* ppa -> lpn, meaningful while the page is valid */
     uint64_t *vbits;    /* one bit per NAND page: holds the current copy */
     struct ftl_lines ln;
@@ -187,6 +187,17 @@ static inline void ftl_page_set_valid(struct ftl *ftl, uint32_t ppa)
 static inline void ftl_page_set_invalid(struct ftl *ftl, uint32_t ppa)
 {
     ftl->vbits[ppa >> 6] &= ~(UINT64_C(1) << (ppa & 63));
+}
+
+/* Mapping table entry of lpn: the ppa, or FTL_NONE (stored as ~ppa). */
+static inline uint32_t ftl_map_get(const struct ftl *ftl, uint32_t lpn)
+{
+    return ~ftl->maptbl[lpn];
+}
+
+static inline void ftl_map_put(struct ftl *ftl, uint32_t lpn, uint32_t ppa)
+{
+    ftl->maptbl[lpn] = ~ppa;
 }
 
 static inline uint32_t ftl_ppa_line(const struct ftl *ftl, uint32_t ppa)

@@ -112,7 +112,7 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
     first = (uint32_t)(slba / ftl->blocks_per_page);
     last = (uint32_t)((slba + nlb - 1) / ftl->blocks_per_page);
     for (uint32_t lpn = first; lpn <= last && lpn < ftl->lpages; lpn++) {
-        uint32_t ppa = ftl->maptbl[lpn];
+        uint32_t ppa = ftl_map_get(ftl, lpn);
         uint32_t seq, lun;
 
         if (ppa == FTL_NONE) {
@@ -304,7 +304,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
     uint32_t nfree = 0, nclosed = 0, nopen = 0;
 
     for (uint32_t lpn = 0; lpn < ftl->lpages; lpn++) {
-        uint32_t ppa = ftl->maptbl[lpn];
+        uint32_t ppa = ftl_map_get(ftl, lpn);
         if (ppa == FTL_NONE) {
             continue;
         }
@@ -329,7 +329,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
                 continue;
             }
             lpn = ftl->rmap[id * ftl->ppl + s];
-            if (lpn >= ftl->lpages || ftl->maptbl[lpn] != id * ftl->ppl + s) {
+            if (lpn >= ftl->lpages || ftl_map_get(ftl, lpn) != id * ftl->ppl + s) {
                 BAD("rmap[%u] = %u is not mapped back", id * ftl->ppl + s,
                     lpn);
             }

@@ -133,7 +133,7 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
             /* the old copy is this victim page: no lookup needed */
             ftl_page_set_invalid(ftl, base + seq);
             l->vpc--;
-            ftl->maptbl[lpn] = ppa;
+            ftl_map_put(ftl, lpn, ppa);
             ftl->rmap[ppa] = lpn;
             ftl_page_set_valid(ftl, ppa);
             ftl->ctr.gc_pages_moved++;

@@ -1,7 +1,9 @@
 /*
  * FEMU BlackBox FTL: page mapping table and reverse map.
  *
- * maptbl[lpn] is the NAND page holding logical page lpn; rmap[ppa] is the
+ * maptbl[lpn] is the NAND page holding logical page lpn, stored inverted
+ * (~ppa) so that a zero entry means FTL_NONE: the table starts as untouched
+ * zero memory and costs host memory only where the host wrote; rmap[ppa] is the
  * logical page a NAND page was programmed for, and one bit per NAND page
  * says whether that copy is still the current one.  Invalidating a copy
  * clears its bit instead of writing rmap: the bitmap is 32 times smaller
@@ -20,16 +22,19 @@
 
 int ftl_map_init(struct ftl *ftl)
 {
-    ftl->maptbl = malloc((size_t)ftl->lpages * sizeof(uint32_t));
-    ftl->rmap = malloc((size_t)ftl->nand_pages * sizeof(uint32_t));
+    /*
+     * Zeroed and never written at start: a large calloc is fresh
+     * anonymous memory, so only the parts of the tables that the host's
+     * writes reach cost host memory.  maptbl holds ~ppa (0 = FTL_NONE),
+     * rmap is only read for valid pages.
+     */
+    ftl->maptbl = calloc(ftl->lpages, sizeof(uint32_t));
+    ftl->rmap = calloc(ftl->nand_pages, sizeof(uint32_t));
     ftl->vbits = calloc((size_t)(ftl->nand_pages + 63) / 64, sizeof(uint64_t));
     if (!ftl->maptbl || !ftl->rmap || !ftl->vbits) {
         ftl_map_free(ftl);
         return -1;
     }
-    /* FTL_NONE is all ones */
-    memset(ftl->maptbl, 0xff, (size_t)ftl->lpages * sizeof(uint32_t));
-    memset(ftl->rmap, 0xff, (size_t)ftl->nand_pages * sizeof(uint32_t));
     return 0;
 }
 
@@ -44,24 +49,24 @@ void ftl_map_free(struct ftl *ftl)
 
 void ftl_map_unmap(struct ftl *ftl, uint32_t lpn)
 {
-    uint32_t old = ftl->maptbl[lpn];
+    uint32_t old = ftl_map_get(ftl, lpn);
 
     if (old != FTL_NONE) {
         ftl_page_set_invalid(ftl, old);
         ftl_line_invalidate(&ftl->ln, ftl_ppa_line(ftl, old));
-        ftl->maptbl[lpn] = FTL_NONE;
+        ftl_map_put(ftl, lpn, FTL_NONE);
     }
 }
 
 void ftl_map_set(struct ftl *ftl, uint32_t lpn, uint32_t ppa)
 {
-    uint32_t old = ftl->maptbl[lpn];
+    uint32_t old = ftl_map_get(ftl, lpn);
 
     if (old != FTL_NONE) {
         ftl_page_set_invalid(ftl, old);
         ftl_line_invalidate(&ftl->ln, ftl_ppa_line(ftl, old));
     }
-    ftl->maptbl[lpn] = ppa;
+    ftl_map_put(ftl, lpn, ppa);
     ftl->rmap[ppa] = lpn;
     ftl_page_set_valid(ftl, ppa);
 }

@@ -99,7 +99,7 @@ uint32_t ftl_stream_for_host(struct ftl *ftl, uint32_t lpn, uint32_t pid,
         return 0;
     }
     if (ftl->cfg.hot_cold_sep) {
-        return ftl->maptbl[lpn] != FTL_NONE ? 1 : 0;
+        return ftl_map_get(ftl, lpn) != FTL_NONE ? 1 : 0;
     }
     return 0;
 }
