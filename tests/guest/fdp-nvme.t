@@ -195,8 +195,8 @@ out=$(nvme dir-send $AN -D 0 -O 1 -T 1 -e 1 2>&1); rc=$?; echo "$out"
 check "dir-send enable Streams: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
 check "dir-receive on namespace 2: refused" \
     bash -c "! nvme dir-receive $AN -n 2 -D 0 -O 1 >/dev/null 2>&1"
-# --csi=0: without it nvme-cli 2.13 first reads CAP through the sysfs
-# BAR mapping or a Fabrics Property Get and prints nothing when neither works
+# --csi=0: without it nvme-cli 2.13 first reads CAP (sysfs BAR mapping,
+# else a Fabrics Property Get) and printed nothing in this guest
 eff=$(nvme effects-log /dev/$A --csi=0 2>&1); echo "$eff" | grep -E "^ACS2[56] "
 check "effects log: Directive Send supported" has "$eff" "^ACS25 +\[Directive Send +\] 00000001$"
 check "effects log: Directive Receive supported" has "$eff" "^ACS26 +\[Directive Receive +\] 00000001$"
