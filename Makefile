@@ -5,7 +5,8 @@
 #   make check    build what the tests need, run tests/run (all suites)
 #
 # Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
-# distclean; fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
+# distclean; tables (SCALE=scaled|full: regenerate the tutorials' tables,
+# scripts/tables/regen.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
 # tests/fuzz/fuzz-ftl.sh); asan (a second QEMU build in build-asan/ with
 # ASan + UBSan, and the FTL with both in build-asan-ftl/, then the suites
 # ASAN_SUITES against them; not part of check: it costs a full QEMU build);
@@ -97,3 +98,16 @@ check-valgrind: $(BUILD_DIR)/build.ninja
 	cd $(BUILD_DIR) && FEMU_QTEST_RANDOM_CMDS=2000 \
 	QTEST_QEMU_BINARY="valgrind -q --error-exitcode=99 ./qemu-system-x86_64" \
 		tests/qtest/femu-test --tap -k
+
+# --- tutorial tables (docs/tutorials, docs/tables) -----------------------
+# make tables [SCALE=scaled|full] [TABLES=02-threshold,...] [REGEN_FLAGS=...]:
+# regenerate the tutorials' tables from scratch, guest (femu-run + the
+# tutorial scripts) and simulator side by side, and splice them into
+# docs/tutorials/*.md (scripts/tables/regen.sh --help).  scaled: minutes
+# under TCG; full: the tutorials' device, hours under TCG.
+SCALE ?= scaled
+TABLES ?=
+REGEN_FLAGS ?=
+.PHONY: tables
+tables: build
+	scripts/tables/regen.sh --scale $(SCALE) $(if $(TABLES),--only $(TABLES)) $(REGEN_FLAGS)

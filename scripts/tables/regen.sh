@@ -12,6 +12,8 @@
 #                           [--only TABLE[,TABLE...]] [--group N] [--no-splice]
 #                           [--splice-only]
 #
+# Also: make tables [SCALE=full] [TABLES=02-op,...] [REGEN_FLAGS=--no-splice]
+#
 # Tables: 02-threshold 02-op 02-policy 02-hotcold 04-fdp 05-latency
 # (04-fdp runs engineer E's scripts/tutorials/fdp-run.sh, see docs/fdp.md).
 #
@@ -27,6 +29,9 @@
 # --group N       devices per guest boot (default: all rows of a table when
 #                 scaled, 1 when full: a full-size device keeps up to 1.6
 #                 GiB of written data in host memory).
+# A table's fragment is rewritten after every guest boot: an interrupted
+# run keeps the rows it measured (the others read "not measured"); each
+# fragment records the guest's seconds per row and the wall time per boot.
 # Guest WAF runs use waf-run.sh NODELAY=1 (0xEF code 4: NAND times 0): page
 # counts and so the WAF do not depend on timing, the run is much faster.
 # The guest kernel gets no_timer_check: under TCG on a loaded host its
@@ -40,6 +45,8 @@ SIM=${FEMU_SIM:-$ROOT/build/femu-sim}
 QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
 RUNNER=$ROOT/scripts/femu-run
 T=$ROOT/scripts/tutorials
+# lib.sh (shared helpers of the tutorial scripts) travels with them, when present
+LIBFILE=(); [ -f "$T/lib.sh" ] && LIBFILE=(--file "$T/lib.sh")
 SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE=1
 die() { echo "$ME: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
@@ -89,68 +96,95 @@ sim() {
         '$1 == "measure" { printf "%d.%03d %s %s\n", $8 / 1000, $8 % 1000, $6, t }' <<<"$out"
 }
 
-# guest_rows TABLE ROWS...: each row "PROPS|ZIPF"; runs them in the guest,
-# GROUP devices per boot; sets GW[i]="waf gc_moved seconds" per row
+# guest_group TABLE FIRST ROWS...: runs rows FIRST.. (each "PROPS|ZIPF") in
+# the guest, GROUP devices per boot (one boot); sets GW[i]="waf gc_moved
+# measure_seconds fill+age+measure_seconds" for each row it ran and NEXT to
+# the first row it did not run
 declare -a GW
-guest_rows() {
-    local table=$1 i=0 n start job log rc
-    shift
+NEXT=0
+guest_group() {
+    local table=$1 i=$2 n start job log rc t0 wall
+    shift 2
     local rows=("$@")
-    GW=()
-    while [ $i -lt ${#rows[@]} ]; do
-        start=$i
-        job=$(mktemp) log=$(mktemp)
-        local dev=()
-        echo 'sv() { for c in /sys/class/nvme/nvme*; do [ "$(tr -d " " <$c/serial)" = $1 ] && echo /dev/$(basename $c)n1; done; }' >"$job"
-        for ((n = 0; n < GROUP && i < ${#rows[@]}; n++, i++)); do
-            local props=${rows[$i]%|*} z=${rows[$i]#*|}
-            dev+=(-device "femu,$GEOM,$props,serial=r$i")
-            echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE NODELAY=1${z:+ ZIPF=$z}" >>"$job"
-        done
-        echo "$ME: $table: guest rows $start..$((i - 1)) (${#dev[@]} -device args)" >&2
-        # shellcheck disable=SC2086
-        "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} --file "$T/waf-run.sh" \
-            "${dev[@]}" --script "$job" >"$log" 2>"$log.err"
-        rc=$?
-        ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
-        [ $rc = 0 ] || { cat "$log" "$log.err" >&2; die "$table: guest run failed ($rc)"; }
-        for ((n = start; n < i; n++)); do
-            GW[$n]=$(awk -v s="### row $n" '$0 == s { on = 1; next } /^### / { on = 0 } on' "$log" |
-                awk -F'[ =]' '/^phase=measure / { for (k = 1; k < NF; k++) v[$k] = $(k + 1); w = v["waf_x1000"];
-                    printf "%d.%03d %s %s\n", w / 1000, w % 1000, v["gc_moved"], v["seconds"] }')
-            [ -n "${GW[$n]}" ] || die "$table: row $n: no measure line in the guest output ($log)"
-        done
-        rm -f "$job" "$log" "$log.err"
+    start=$i
+    job=$(mktemp) log=$(mktemp)
+    local dev=()
+    echo 'sv() { for c in /sys/class/nvme/nvme*; do [ "$(tr -d " " <$c/serial)" = $1 ] && echo /dev/$(basename $c)n1; done; }' >"$job"
+    for ((n = 0; n < GROUP && i < ${#rows[@]}; n++, i++)); do
+        local props=${rows[$i]%|*} z=${rows[$i]#*|}
+        dev+=(-device "femu,$GEOM,$props,serial=r$i")
+        echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE NODELAY=1${z:+ ZIPF=$z}" >>"$job"
     done
+    echo "$ME: $table: guest rows $start..$((i - 1)) ($(( ${#dev[@]} / 2 )) devices, one boot; $(date -u +%H:%M:%S) UTC)" >&2
+    t0=$EPOCHREALTIME
+    # shellcheck disable=SC2086
+    "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} --file "$T/waf-run.sh" \
+        "${LIBFILE[@]}" "${dev[@]}" --script "$job" >"$log" 2>"$log.err"
+    rc=$?
+    wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+    ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
+    [ $rc = 0 ] || { cat "$log" "$log.err" >&2; die "$table: guest run failed ($rc)"; }
+    for ((n = start; n < i; n++)); do
+        GW[$n]=$(awk -v s="### row $n" '$0 == s { on = 1; next } /^### / { on = 0 } on' "$log" |
+            awk -F'[ =]' '/^phase=/ { for (k = 1; k < NF; k++) v[$k] = $(k + 1); t[v["phase"]] = v["seconds"] }
+                /^phase=measure / { w = v["waf_x1000"]; g = v["gc_moved"] }
+                END { if (w != "") printf "%d.%03d %s %s %.0f+%.0f+%.0f\n", w / 1000, w % 1000, g, t["measure"], t["fill"], t["age"], t["measure"] }')
+        [ -n "${GW[$n]}" ] || die "$table: row $n: no measure line in the guest output ($log)"
+    done
+    echo "$ME: $table: guest rows $start..$((i - 1)) done: boot to exit ${wall} s ($ACCEL)" >&2
+    WALL+=("rows $start-$((i - 1)): ${wall} s")
+    NEXT=$i
+    rm -f "$job" "$log" "$log.err"
 }
 
-# waf_table NAME TITLE ROWS...: writes OUT/NAME.md
-waf_table() {
+# waf_fragment NAME TITLE ROWS...: writes OUT/NAME.md from SW (simulator)
+# and GW (guest, rows measured so far; the others "not measured")
+waf_fragment() {
     local name=$1 title=$2 i f
     shift 2
-    [ -z "$ONLY" ] || [[ $ONLY == *,$name,* ]] || return 0
     local rows=("$@")
-    echo "$ME: $name: simulator" >&2
-    [ "$SIMONLY" = 1 ] || guest_rows "$name" "${rows[@]}"
     f=$OUT/$name.md
     {
         echo "<!-- generated by scripts/tables/regen.sh --scale $SCALE$([ "$SIMONLY" = 1 ] && echo ' --sim-only'); do not edit -->"
         echo "**$title** ($SCALE: \`$GEOM\`, age $AGE, measure $MEASURE of 4 KiB random writes; $HOST)"
         echo
-        echo "| properties | writes | WAF femu-sim | WAF guest | GC pages moved (sim / guest) | guest measure phase |"
+        echo "| properties | writes | WAF femu-sim | WAF guest | GC pages moved (sim / guest) | guest seconds: measure phase (fill+age+measure) |"
         echo "|---|---|---|---|---|---|"
         for i in "${!rows[@]}"; do
             local props=${rows[$i]%|*} z=${rows[$i]#*|} s g w=uniform
             [ -n "$z" ] && w="zipf $z"
-            s=($(sim "$props" "$z"))
-            if [ "$SIMONLY" = 1 ]; then g=("not measured" "-" "-"); else g=(${GW[$i]}); fi
-            echo "| \`$props\` | $w | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} | $([ "$SIMONLY" = 1 ] && echo - || echo "${g[2]} s ($ACCEL)") |"
+            s=(${SW[$i]})
+            if [ -n "${GW[$i]:-}" ]; then g=(${GW[$i]}); else g=("not measured" "-" "-" "-"); fi
+            echo "| \`$props\` | $w | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} | $([ -n "${GW[$i]:-}" ] && echo "${g[2]} s (${g[3]} s, $ACCEL)" || echo -) |"
         done
         echo
         echo "Commands: simulator \`build/femu-sim $GEOM,<properties> --waf-run=age=<bytes>,measure=<bytes>[,zipf=1.2]\`;"
-        echo "guest \`scripts/femu-run --file scripts/tutorials/waf-run.sh -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE NODELAY=1 [ZIPF=1.2]\`."
-    } >"$f"
+        echo "guest \`scripts/femu-run --file scripts/tutorials/lib.sh -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE NODELAY=1 [ZIPF=1.2]\`."
+        [ ${#WALL[@]} -eq 0 ] || echo "Guest wall time per boot, boot to exit: $(IFS=';'; echo "${WALL[*]}" | sed 's/;/; /g') (\`--scale $SCALE\`, $ACCEL; KVM: not measured, no working KVM on these machines)."
+    } >"$f.tmp" && mv "$f.tmp" "$f"
     echo "$ME: wrote $f" >&2
+}
+
+# waf_table NAME TITLE ROWS...: simulator rows first (seconds), then the
+# guest rows group by group; the fragment is rewritten after every group,
+# so an interrupted full-size run keeps the rows it measured
+waf_table() {
+    local name=$1 title=$2 i
+    shift 2
+    [ -z "$ONLY" ] || [[ $ONLY == *,$name,* ]] || return 0
+    local rows=("$@")
+    echo "$ME: $name: simulator" >&2
+    SW=() GW=() WALL=()
+    for i in "${!rows[@]}"; do
+        SW[$i]=$(sim "${rows[$i]%|*}" "${rows[$i]#*|}")
+    done
+    waf_fragment "$name" "$title" "${rows[@]}"
+    [ "$SIMONLY" = 1 ] && return 0
+    NEXT=0
+    while [ "$NEXT" -lt ${#rows[@]} ]; do
+        guest_group "$name" "$NEXT" "${rows[@]}"
+        waf_fragment "$name" "$title" "${rows[@]}"
+    done
 }
 
 waf_table 02-threshold "GC threshold (op_pcent=25)" \
@@ -192,7 +226,7 @@ AGE=$FSZ MEASURE=$FSZ FDP=1 CTRL=/dev/\$C1 NG=/dev/ng\${C1#nvme}n1 bash fdp-run.
 JOB
         # shellcheck disable=SC2086
         "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} \
-            --file "$T/fdp-run.sh" \
+            --file "$T/fdp-run.sh" "${LIBFILE[@]}" \
             -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp0,serial=f0" \
             -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp1,serial=f1" \
             --script "$job" >"$log" 2>"$log.err" ||
@@ -237,10 +271,14 @@ if [ -z "$ONLY" ] || [[ $ONLY == *,05-latency,* ]]; then
         scaled) LDEV="femu,$GEOM,op_pcent=25"; LARGS="IOS=2000 AGE=1x" ;;
         esac
         log=$(mktemp)
-        echo "$ME: 05-latency: guest" >&2
+        echo "$ME: 05-latency: guest ($(date -u +%H:%M:%S) UTC; load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+        t0=$EPOCHREALTIME load0=$(cut -d' ' -f1 /proc/loadavg)
         "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} --file "$T/lat-run.sh" \
-            -device "$LDEV" --script "$T/lat-run.sh" $LARGS >"$log" 2>"$log.err" ||
+            "${LIBFILE[@]}" -device "$LDEV" --script "$T/lat-run.sh" $LARGS >"$log" 2>"$log.err" ||
             { cat "$log" "$log.err" >&2; die "05-latency: guest run failed"; }
+        wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+        load1=$(cut -d' ' -f1 /proc/loadavg)
+        echo "$ME: 05-latency: done in $wall s (load average $load0 before, $load1 after)" >&2
         ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
         {
             echo "<!-- generated by scripts/tables/regen.sh --scale $SCALE; do not edit -->"
@@ -253,7 +291,8 @@ if [ -z "$ONLY" ] || [[ $ONLY == *,05-latency,* ]]; then
             echo
             echo "Completion lateness (log C1h, ns): \`$(sed -n 's/^C1h: //p' "$log")\`"
             echo
-            echo "Command: \`scripts/femu-run --file scripts/tutorials/lat-run.sh -device $LDEV --script scripts/tutorials/lat-run.sh $LARGS\`."
+            echo "Command: \`scripts/femu-run --file scripts/tutorials/lib.sh -device $LDEV --script scripts/tutorials/lat-run.sh $LARGS\`."
+            echo "Guest wall time, boot to exit: $wall s ($ACCEL; host load average $load0 at the start, $load1 at the end, on $(nproc) CPUs; KVM: not measured, no working KVM on these machines)."
         } >"$f"
         rm -f "$log" "$log.err"
         echo "$ME: wrote $f" >&2

@@ -11,37 +11,22 @@
 #   IOS=500            I/Os of each QD1 latency measurement
 #   FORCE=0            1: run even if the namespace is mounted
 set -u
-for a in "$@"; do
-    case $a in
-    *=*) export "${a%%=*}=${a#*=}" ;;
-    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "first-ssd: unknown argument '$a' (use NAME=VALUE)" >&2; exit 1 ;;
-    esac
-done
+ME=first-ssd
+# shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
+# current directory
+for _lib in "$(dirname "$0")/lib.sh" ./lib.sh; do [ -f "$_lib" ] && break; done
+[ -f "$_lib" ] || { echo "$ME: lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
+. "$_lib"
+tut_args "$@"
 IOS=${IOS:-500} FORCE=${FORCE:-0}
-die() { echo "first-ssd: $*" >&2; exit 1; }
-if [ -z "${DEV:-}" ]; then
-    for c in /sys/class/nvme/nvme*; do
-        [ -e "$c/model" ] || continue
-        case $(cat "$c/model") in
-        "FEMU BlackBox-SSD Controller"*) DEV=/dev/$(basename "$c")n1; break ;;
-        esac
-    done
-    [ -n "${DEV:-}" ] || die "no FEMU BlackBox-SSD controller found (set DEV=)"
-fi
-name=$(basename "$DEV")
-CTRL=/dev/${name%n[0-9]*}
-if [ "$FORCE" != 1 ] && grep -q "^$DEV" /proc/mounts; then
-    die "$DEV is mounted; this run overwrites it (FORCE=1 to go on)"
-fi
+tut_find_dev
+tut_mount_guard
+name=$NAME
 
-c0() { # "waf_x1000 host_written gc_moved programmed" of log page C0h
-    local f
-    f=$(mktemp)
-    nvme get-log "$CTRL" --log-id=0xc0 --log-len=512 --raw-binary >"$f" 2>/dev/null ||
-        { rm -f "$f"; die "cannot read log page C0h of $CTRL"; }
-    echo $(od -An -tu4 -N4 "$f") $(od -An -tu8 -j8 -N24 "$f")
-    rm -f "$f"
+c0line() {
+    local v
+    v=$(c0) || die "cannot read log page C0h of $CTRL"
+    echo "C0h(waf_x1000 host_written gc_moved programmed): $v"
 }
 # qd1 FIO-ARGS... -> "mean_us p50_us p99_us" of a QD1 4 KiB job
 qd1() {
@@ -61,7 +46,7 @@ echo "== geometry as the guest sees it"
 echo "sectors=$(cat /sys/block/$name/size) logical_block_size=$(cat /sys/block/$name/queue/logical_block_size)"
 nvme id-ctrl "$CTRL" | grep -E '^(mn|sn|fr|mdts) '
 echo "== C0h before any write"
-echo "C0h(waf_x1000 host_written gc_moved programmed): $(c0)"
+c0line
 echo "== reads before writes (never-written pages cost no NAND time)"
 echo "qd1 read unwritten (mean p50 p99 us): $(qd1 --rw=randread --size=64m)"
 echo "== sequential fill with 128 KiB writes"
@@ -70,8 +55,8 @@ t0=$(date +%s)
 fio --name=fill --filename="$DEV" --direct=1 --ioengine=libaio --iodepth=16 \
     --rw=write --bs=128k --size=100% --eta=never --output=/dev/null || die "fill failed"
 echo "fill: $(( ns / 131072 )) whole 128 KiB blocks in $(( $(date +%s) - t0 )) s"
-echo "C0h(waf_x1000 host_written gc_moved programmed): $(c0)"
+c0line
 echo "== QD1 latencies on written data (mean p50 p99 us)"
 echo "qd1 read written: $(qd1 --rw=randread --size=100%)"
 echo "qd1 write: $(qd1 --rw=randwrite --size=100%)"
-echo "C0h(waf_x1000 host_written gc_moved programmed): $(c0)"
+c0line

@@ -30,53 +30,21 @@
 # then "C1h: count=.. mean_ns=.. max_ns=.. p50_ns<=.. p99_ns<=.. p999_ns<=..".
 set -u
 
-for a in "$@"; do
-    case $a in
-    *=*) export "${a%%=*}=${a#*=}" ;;
-    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "lat-run: unknown argument '$a' (use NAME=VALUE)" >&2; exit 1 ;;
-    esac
-done
+ME=lat-run
+# shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
+# current directory
+for _lib in "$(dirname "$0")/lib.sh" ./lib.sh; do [ -f "$_lib" ] && break; done
+[ -f "$_lib" ] || { echo "$ME: lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
+. "$_lib"
+tut_args "$@"
 IOS=${IOS:-2000} AGE=${AGE:-2x} IODEPTH=${IODEPTH:-32} ENGINE=${ENGINE:-libaio}
 SEED=${SEED:-1} FORCE=${FORCE:-0}
 
-die() { echo "lat-run: $*" >&2; exit 1; }
 for t in fio nvme python3; do
     command -v $t >/dev/null || die "$t is not installed"
 done
-if [ -z "${DEV:-}" ]; then
-    for c in /sys/class/nvme/nvme*; do
-        [ -e "$c/model" ] || continue
-        case $(cat "$c/model") in
-        "FEMU BlackBox-SSD Controller"*) DEV=/dev/$(basename "$c")n1; break ;;
-        esac
-    done
-    [ -n "${DEV:-}" ] || die "no FEMU BlackBox-SSD controller found (set DEV=)"
-fi
-[ -b "$DEV" ] || die "$DEV is not a block device"
-name=$(basename "$DEV")
-CTRL=/dev/${name%n[0-9]*}
-if [ "$FORCE" != 1 ] && grep -q "^$DEV" /proc/mounts; then
-    die "$DEV is mounted; this run overwrites it (FORCE=1 to go on)"
-fi
-NS_BYTES=$(( $(cat /sys/block/$name/size) * 512 ))
-
-size() {
-    local v=${1,,}
-    case $v in
-    *x) awk -v f="${v%x}" -v n="$NS_BYTES" 'BEGIN { printf "%d\n", f * n }' ;;
-    *k) echo $(( ${v%k} * 1024 )) ;;
-    *m) echo $(( ${v%m} * 1024 * 1024 )) ;;
-    *g) echo $(( ${v%g} * 1024 * 1024 * 1024 )) ;;
-    *) echo $(( v )) ;;
-    esac
-}
-
-ctl() {
-    local out
-    out=$(nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" 2>&1) ||
-        die "0xEF code $1 failed on $CTRL: $out"
-}
+tut_find_dev
+tut_mount_guard
 
 # qd1 NAME FIO-ARGS...: a QD1 psync job of IOS I/Os, prints its clat summary
 qd1() {

@@ -39,70 +39,22 @@
 # Exit status 0 on success, 1 on an error (message on stderr).
 set -u
 
-for a in "$@"; do
-    case $a in
-    *=*) export "${a%%=*}=${a#*=}" ;;
-    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "waf-run: unknown argument '$a' (use NAME=VALUE)" >&2; exit 1 ;;
-    esac
-done
+ME=waf-run
+# shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
+# current directory
+for _lib in "$(dirname "$0")/lib.sh" ./lib.sh; do [ -f "$_lib" ] && break; done
+[ -f "$_lib" ] || { echo "$ME: lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
+. "$_lib"
+tut_args "$@"
 FILL_BS=${FILL_BS:-128k} AGE=${AGE:-4g} MEASURE=${MEASURE:-4g} BS=${BS:-4k}
 ZIPF=${ZIPF:-} RANDOMMAP=${RANDOMMAP:-off} IODEPTH=${IODEPTH:-32}
 ENGINE=${ENGINE:-libaio} SEED=${SEED:-1} NODELAY=${NODELAY:-0}
 RESET=${RESET:-0} FORCE=${FORCE:-0}
 
-die() { echo "waf-run: $*" >&2; exit 1; }
 command -v fio >/dev/null || die "fio is not installed"
 command -v nvme >/dev/null || die "nvme-cli is not installed"
-
-if [ -z "${DEV:-}" ]; then
-    for c in /sys/class/nvme/nvme*; do
-        [ -e "$c/model" ] || continue
-        case $(cat "$c/model") in
-        "FEMU BlackBox-SSD Controller"*) DEV=/dev/$(basename "$c")n1; break ;;
-        esac
-    done
-    [ -n "${DEV:-}" ] || die "no FEMU BlackBox-SSD controller found (set DEV=)"
-fi
-[ -b "$DEV" ] || die "$DEV is not a block device"
-name=$(basename "$DEV")
-CTRL=/dev/${name%n[0-9]*}
-if [ "$FORCE" != 1 ] && grep -q "^$DEV" /proc/mounts; then
-    die "$DEV is mounted; this run overwrites it (FORCE=1 to go on)"
-fi
-NS_BYTES=$(( $(cat /sys/block/$name/size) * 512 ))
-
-# size ARG -> bytes ("Nx" = N times the namespace, else fio's k/m/g units)
-size() {
-    local v=${1,,}
-    case $v in
-    *x) awk -v f="${v%x}" -v n="$NS_BYTES" 'BEGIN { printf "%d\n", f * n }' ;;
-    *k|*kb|*kib) v=${v%%k*}; echo $(( v * 1024 )) ;;
-    *m|*mb|*mib) v=${v%%m*}; echo $(( v * 1024 * 1024 )) ;;
-    *g|*gb|*gib) v=${v%%g*}; echo $(( v * 1024 * 1024 * 1024 )) ;;
-    *) echo $(( v )) ;;
-    esac
-}
-
-# C0h (SPEC 2.5): u32 WAF x1000 at 0, u64 host pages written at 8, GC pages
-# moved at 16, host pages programmed at 24, little-endian.  Prints
-# "waf host gc prog".
-c0() {
-    local f
-    f=$(mktemp) || return 1
-    nvme get-log "$CTRL" --log-id=0xc0 --log-len=512 --raw-binary >"$f" 2>/dev/null ||
-        { rm -f "$f"; return 1; }
-    [ "$(wc -c <"$f")" -ge 32 ] || { rm -f "$f"; return 1; }
-    echo $(od -An -tu4 -N4 "$f") $(od -An -tu8 -j8 -N24 "$f")
-    rm -f "$f"
-}
-
-ctl() { # 0xEF run-time control code, no data buffer
-    local out
-    out=$(nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" 2>&1) ||
-        die "0xEF code $1 failed on $CTRL: $out"
-}
-
+tut_find_dev
+tut_mount_guard
 c0 >/dev/null || die "cannot read log page C0h of $CTRL (is it a FEMU BlackBox SSD?)"
 [ "$NODELAY" = 1 ] && ctl 4
 [ "$RESET" = 1 ] && ctl 5

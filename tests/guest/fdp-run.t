@@ -21,7 +21,7 @@ done
 AGE=128m MEASURE=128m FDP=0 CTRL=/dev/$C0 NG=/dev/ng${C0#nvme}n1 bash /root/fdp-run.sh
 AGE=128m MEASURE=128m FDP=1 CTRL=/dev/$C1 NG=/dev/ng${C1#nvme}n1 bash /root/fdp-run.sh
 GUEST
-"$RUNNER" --append no_timer_check --timeout 1200 --file "$ROOT/scripts/tutorials/fdp-run.sh:/root/fdp-run.sh" \
+"$RUNNER" --append no_timer_check --timeout 1200 --file "$ROOT/scripts/tutorials/fdp-run.sh:/root/fdp-run.sh" --file "$ROOT/scripts/tutorials/lib.sh:/root/lib.sh" \
     -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device femu,$GEO,subsys=fdp0 \
     -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 -device femu,$GEO,subsys=fdp1 \
     --script "$job" | tee "$out"

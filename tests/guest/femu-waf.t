@@ -10,7 +10,7 @@ SIM=${FEMU_SIM:-${FEMU_SIM_DIR:-$ROOT/build}/femu-sim}
 CFG=nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
 sim=$("$SIM" $CFG --waf-run=fill_bs=128k,age=80m,measure=80m,bs=4k | awk '$1 == "measure" {print $8}')
 echo "femu-sim: measure waf_x1000=$sim"
-out=$("$RUNNER" --append no_timer_check --timeout 900 --file "$ROOT/scripts/tutorials/waf-run.sh:/root/waf-run.sh" \
+out=$("$RUNNER" --append no_timer_check --timeout 900 --file "$ROOT/scripts/tutorials/waf-run.sh:/root/waf-run.sh" --file "$ROOT/scripts/tutorials/lib.sh:/root/lib.sh" \
     -device femu,$CFG \
     -c 'bash /root/waf-run.sh AGE=80m MEASURE=80m BS=4k NODELAY=1' 2>&1)
 rc=$?

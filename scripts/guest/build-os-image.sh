@@ -1,0 +1,171 @@
+#!/bin/bash
+# build-os-image.sh: build a small bootable Debian OS image for
+# scripts/run-blackbox.sh (the "your own OS image" of docs/quick-start.md),
+# from Debian's archive with debootstrap: a kernel, systemd, openssh-server,
+# nvme-cli, fio, python3, sudo, DHCP on the virtio NIC (systemd-networkd),
+# a serial console on ttyS0, and a user femu (password femu, passwordless
+# sudo, and an SSH key made for this image).
+#
+#   scripts/guest/build-os-image.sh [--suite bookworm|trixie] [--size 4G]
+#                                   [--force] [--print-env]
+#
+# Result (cached; reused unless --force):
+#   ~/.cache/femu/os-image/SUITE/disk.raw   raw disk, MBR, one ext4 partition,
+#                                           extlinux boot loader (sparse file)
+#   ~/.cache/femu/os-image/SUITE/id_ed25519 the SSH key of user femu
+#   ~/.cache/femu/os-image/SUITE/env        OSIMGF, GUEST_USER and SSH_OPTS
+#                                           for run-blackbox.sh and
+#                                           run-guest-ssh.sh: ". .../env"
+# --print-env prints that env file's path (building the image if needed).
+#
+# Needs root (debootstrap, a loop mount to install the boot loader) and the
+# host packages debootstrap, extlinux, syslinux-common, fdisk (installed
+# with apt-get when missing).  The mirror is this machine's own apt mirror
+# (/etc/apt/sources.list.d/*.sources URIs:, else /etc/apt/sources.list),
+# or FEMU_DEBIAN_MIRROR.  Takes a few minutes and about 1 GiB of disk (see
+# docs/quick-start.md for the time measured here).
+#
+# The image's SSH host keys are made once, at build time: every boot of
+# the image is the same host.  The password and key are for a throw-away
+# test VM: do not expose its SSH port beyond 127.0.0.1 (run-blackbox.sh
+# forwards it on 127.0.0.1 only).
+set -euo pipefail
+ME=build-os-image
+CACHE=${FEMU_CACHE_DIR:-$HOME/.cache/femu}
+SUITE=bookworm SIZE=4G FORCE=0 PRINT=0
+die() { echo "$ME: $*" >&2; exit 1; }
+while [ $# -gt 0 ]; do
+    case $1 in
+    --suite) [ $# -ge 2 ] || die "--suite needs a value"; SUITE=$2; shift 2 ;;
+    --size) [ $# -ge 2 ] || die "--size needs a value"; SIZE=$2; shift 2 ;;
+    --force) FORCE=1; shift ;;
+    --print-env) PRINT=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option $1 (--help)" ;;
+    esac
+done
+case $SUITE in bookworm|trixie) ;; *) die "--suite must be bookworm or trixie" ;; esac
+[[ $SIZE =~ ^[0-9]+[MG]$ ]] || die "--size must be like 4G or 3000M"
+D=$CACHE/os-image/$SUITE
+if [ "$FORCE" = 0 ] && [ -f "$D/complete" ]; then
+    [ "$PRINT" = 1 ] && echo "$D/env" || echo "$ME: cached: $D/disk.raw (--force rebuilds)" >&2
+    exit 0
+fi
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, loop mount)"
+
+# host tools
+need=()
+command -v debootstrap >/dev/null || need+=(debootstrap)
+command -v extlinux >/dev/null || need+=(extlinux)
+[ -f /usr/lib/syslinux/mbr/mbr.bin ] || need+=(syslinux-common)
+command -v sfdisk >/dev/null || need+=(fdisk)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "$ME: installing ${need[*]} (apt-get)" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null ||
+        die "apt-get install ${need[*]} failed"
+fi
+
+# The mirror comes from this machine's apt configuration; the repository
+# never names a host.
+mirror() {
+    if [ -n "${FEMU_DEBIAN_MIRROR:-}" ]; then echo "$FEMU_DEBIAN_MIRROR"; return; fi
+    local f u
+    for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        u=$(awk 'tolower($1)=="uris:" { for (i=2;i<=NF;i++) if ($i !~ /security/) { print $i; exit } }' "$f")
+        [ -n "$u" ] && { echo "$u"; return; }
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -r "$f" ] || continue
+        u=$(awk '$1=="deb" { for (i=2;i<=NF;i++) { if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; continue } if ($i !~ /security/) { print $i; exit } else break } }' "$f")
+        [ -n "$u" ] && { echo "$u"; return; }
+    done
+    die "no Debian mirror found in /etc/apt (set FEMU_DEBIAN_MIRROR)"
+}
+MIRROR=$(mirror)
+
+mkdir -p "$D"
+exec 9>"$D/.lock"
+flock -n 9 || die "another build of $D is running"
+rm -f "$D/complete"
+W=$D/work
+MNT=$D/mnt
+cleanup() {
+    mountpoint -q "$MNT" 2>/dev/null && umount "$MNT"
+    for m in dev/pts dev proc sys; do mountpoint -q "$W/root/$m" 2>/dev/null && umount -l "$W/root/$m"; done
+    return 0
+}
+trap cleanup EXIT
+rm -rf "$W"
+mkdir -p "$W/root" "$MNT"
+t0=$SECONDS
+
+echo "$ME: debootstrap $SUITE from $MIRROR (minutes)" >&2
+PKGS=systemd-sysv,udev,kmod,linux-image-amd64,initramfs-tools,openssh-server,sudo
+PKGS+=,dbus,nvme-cli,fio,python3,iproute2,procps,less,ca-certificates
+debootstrap --variant=minbase --include="$PKGS" "$SUITE" "$W/root" "$MIRROR" \
+    >"$D/debootstrap.log" 2>&1 || { tail -20 "$D/debootstrap.log" >&2; die "debootstrap failed (log: $D/debootstrap.log)"; }
+
+R=$W/root
+echo femu-guest >"$R/etc/hostname"
+printf '127.0.0.1 localhost\n127.0.1.1 femu-guest\n' >"$R/etc/hosts"
+echo '/dev/vda1 / ext4 defaults,errors=remount-ro 0 1' >"$R/etc/fstab"
+# DHCP on whatever the virtio NIC is called (QEMU's user network answers)
+mkdir -p "$R/etc/systemd/network"
+printf '[Match]\nName=en* eth*\n\n[Network]\nDHCP=yes\n' >"$R/etc/systemd/network/20-dhcp.network"
+echo "deb $MIRROR $SUITE main" >"$R/etc/apt/sources.list"
+# user femu, password femu, sudo without password, the image's SSH key
+rm -f "$D/id_ed25519" "$D/id_ed25519.pub"
+ssh-keygen -q -t ed25519 -N '' -C femu-os-image -f "$D/id_ed25519"
+chroot "$R" /bin/sh -e -c '
+    systemctl enable systemd-networkd ssh serial-getty@ttyS0 >/dev/null 2>&1
+    useradd -m -s /bin/bash femu
+    echo femu:femu | chpasswd
+    echo root:femu | chpasswd
+    echo "femu ALL=(ALL) NOPASSWD:ALL" >/etc/sudoers.d/femu
+    chmod 440 /etc/sudoers.d/femu
+    install -d -m 700 -o femu -g femu /home/femu/.ssh'
+install -m 600 "$D/id_ed25519.pub" "$R/home/femu/.ssh/authorized_keys"
+chroot "$R" chown femu:femu /home/femu/.ssh/authorized_keys
+chroot "$R" apt-get clean
+
+kver=$(ls "$R/boot" | sed -n 's/^vmlinuz-//p' | sort -V | tail -1)
+[ -n "$kver" ] && [ -f "$R/boot/initrd.img-$kver" ] || die "no kernel or initrd in the image's /boot"
+mkdir -p "$R/boot/extlinux"
+cat >"$R/boot/extlinux/extlinux.conf" <<EOF
+DEFAULT debian
+PROMPT 0
+TIMEOUT 0
+LABEL debian
+    LINUX /boot/vmlinuz-$kver
+    INITRD /boot/initrd.img-$kver
+    APPEND root=/dev/vda1 rw console=tty0 console=ttyS0,115200 no_timer_check
+EOF
+
+echo "$ME: making $D/disk.raw ($SIZE)" >&2
+img=$D/disk.raw.tmp
+rm -f "$img"
+truncate -s "$SIZE" "$img"
+# one bootable Linux partition from 1 MiB to the end
+echo 'start=2048, type=83, bootable' | sfdisk -q "$img" >/dev/null
+bytes=$(stat -c %s "$img")
+# the file system is made straight from the directory (mke2fs -d), at the
+# partition's offset; no 64bit feature: extlinux does not boot from it
+mke2fs -q -t ext4 -O ^64bit -L femu-root -E offset=1048576 -d "$R" "$img" \
+    $(( (bytes - 1048576) / 1024 ))k
+mount -o loop,offset=1048576 "$img" "$MNT" || die "cannot loop-mount the new image (needed for extlinux)"
+extlinux --install "$MNT/boot/extlinux" >/dev/null 2>&1 || die "extlinux --install failed"
+umount "$MNT"
+dd if=/usr/lib/syslinux/mbr/mbr.bin of="$img" bs=440 count=1 conv=notrunc status=none
+mv "$img" "$D/disk.raw"
+rm -rf "$W"
+cat >"$D/env" <<EOF
+# source this for scripts/run-blackbox.sh and scripts/run-guest-ssh.sh
+export OSIMGF=$D/disk.raw
+export GUEST_USER=femu
+export SSH_OPTS="-i $D/id_ed25519 -o IdentitiesOnly=yes"
+EOF
+echo "$SUITE kernel $kver built in $(( SECONDS - t0 )) s" >"$D/complete"
+echo "$ME: done in $(( SECONDS - t0 )) s: $D/disk.raw ($(du -h "$D/disk.raw" | cut -f1) used of $SIZE); . $D/env" >&2
+[ "$PRINT" = 1 ] && echo "$D/env"
+exit 0
