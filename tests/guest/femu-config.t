@@ -33,7 +33,7 @@ for p in "femu_mode=<uint32> .*(default: 1)" "nchs=<uint32> .*(default: 8)" \
          "blk_er_lat=<uint64> .*(default: 2000000)" "ch_xfer_lat=<uint64> .*(default: 0)" \
          "gc_thres_pcent=<uint32> .*(default: 75)" "gc_thres_pcent_high=<uint32> .*(default: 95)" \
          "gc_policy=<FemuGcPolicy> .*(default: greedy)" "gc_strategy=<int32> .*(default: -1)" \
-         "hot_cold_sep=<bool> .*(default: off)" "subsys=<link<femu-subsys>>" \
+         "hot_cold_sep=<bool> .*(default: off)" "subsys=<str> .*femu-subsys" \
          "serial=<str>" "queues=<uint32>" "pollers=<uint32>" "mdts=<uint8>"; do
     if grep -Eq -- "^  $p" <<<"$help"; then ok "help: $p"; else bad "help lacks: $p"; fi
 done
