@@ -45,6 +45,7 @@ def main():
         out["cqe_p90_ns"] = struct.unpack_from("<Q", d, 64)[0]
         out.update({"irq_" + k: v for k, v in summary(d, 80).items()})
         irq_off = struct.unpack_from("<I", d, 128)[0]
+        out["irq_p90_ns"] = struct.unpack_from("<Q", d, 136)[0]
     if "--kv" in args:
         for k, v in out.items():
             print("%s=%d" % (k, v))

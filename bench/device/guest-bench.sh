@@ -1,5 +1,6 @@
 # Guest side of bench/device/run.sh.  Env: KIND (femu|nvme), PHASE
-# (perf|rss).  Prints "result NAME VALUE" lines.
+# (perf|rss).  Prints "result NAME VALUE" lines.  Needs c1h.py in /root
+# (run.sh copies it with --file).
 set -u
 fio() { command fio --eta=never "$@"; }
 dev=$(ls /dev/nvme0n1)
@@ -11,10 +12,6 @@ import sys, json
 j = json.load(sys.stdin)["jobs"][0]
 d = j["read"] if j["read"]["io_bytes"] else j["write"]
 print(int(d["iops"]), int(d["lat_ns"]["mean"]), int(d["clat_ns"]["percentile"]["50.000000"]))'
-}
-c1() {
-    nvme get-log $ctrl --log-id=0xc1 --log-len=512 -b |
-        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<6Q", d))'
 }
 if [ "$PHASE" = perf ]; then
     # precondition the region the reads use
@@ -32,17 +29,23 @@ if [ "$PHASE" = perf ]; then
     sleep 20
     echo idle-end
     if [ "$KIND" = femu ]; then
-        # lateness of completions against their emulated time, with the
-        # built-in NAND times (40/200/2000 us)
-        nvme admin-passthru $ctrl --opcode=0xef --cdw10=3 >/dev/null
-        nvme admin-passthru $ctrl --opcode=0xef --cdw10=5 >/dev/null
-        fio --name=l1 --filename=$dev --rw=randread --bs=4k --direct=1 --ioengine=psync \
-            --size=256M --time_based --runtime=5 --output=/dev/null
-        set -- $(c1); res late_qd1_count $1; res late_qd1_p50_ns $4; res late_qd1_p99_ns $5; res late_qd1_max_ns $3
-        nvme admin-passthru $ctrl --opcode=0xef --cdw10=5 >/dev/null
-        fio --name=l32 --filename=$dev --rw=randread --bs=4k --direct=1 --ioengine=libaio \
-            --iodepth=32 --size=256M --time_based --runtime=5 --output=/dev/null
-        set -- $(c1); res late_qd32_count $1; res late_qd32_p50_ns $4; res late_qd32_p99_ns $5; res late_qd32_max_ns $3
+        # completion lateness against the emulated time (log page C1h,
+        # decoded by c1h.py), 70/30 random reads/writes on the
+        # preconditioned region, QD1 (psync) and QD32 (libaio), first
+        # with all NAND times 0 (0xEF code 4), then with the built-in
+        # 40/200/2000 us (code 3); code 5 resets C1h before each run
+        for t in nand0:4 default:3; do
+            nvme admin-passthru $ctrl --opcode=0xef --cdw10=${t#*:} >/dev/null
+            for q in 1:psync 32:libaio; do
+                nvme admin-passthru $ctrl --opcode=0xef --cdw10=5 >/dev/null
+                fio --name=l --filename=$dev --rw=randrw --rwmixread=70 --bs=4k \
+                    --direct=1 --ioengine=${q#*:} --iodepth=${q%%:*} --size=256M \
+                    --time_based --runtime=5 --output=/dev/null
+                nvme get-log $ctrl --log-id=0xc1 --log-len=8960 -b |
+                    python3 /root/c1h.py --kv |
+                    awk -F= -v p="late_${t%%:*}_qd${q%%:*}_" '/^(cqe|irq)_/{print "result " p $1, $2}'
+            done
+        done
     fi
 else
     fio --name=fill1g --filename=$dev --rw=write --bs=1M --direct=1 --ioengine=libaio \

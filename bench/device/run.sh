@@ -7,6 +7,9 @@
 #
 # Usage: bench/device/run.sh [ROUNDS]   (default 2: A B A B)
 # Env:   FEMU_RUN_ARGS  extra scripts/femu-run options (e.g. --accel kvm)
+#        RSS_MEM        guest memory of the RSS boots (default 1G; both
+#                       devices get the same guest, so FEMU's share is the
+#                       difference of the two RSS figures)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNNER=$ROOT/scripts/femu-run
@@ -25,6 +28,7 @@ run_one() {   # KIND PHASE TAG DEVICE-ARGS...
     local kind=$1 phase=$2 tag=$3; shift 3
     local name=femu-bench-$$-$tag pid t0 t1 w0 w1
     "$RUNNER" ${FEMU_RUN_ARGS:-} --timeout 900 --env KIND=$kind --env PHASE=$phase \
+        --file "$ROOT/bench/device/c1h.py" ${MEMOPT:+--mem $MEMOPT} \
         -name "$name" "$@" --script "$ROOT/bench/device/guest-bench.sh" 2>&1 |
     while IFS= read -r line; do
         case $line in
@@ -50,8 +54,11 @@ for r in $(seq "$ROUNDS"); do
     run_one femu perf femu-$r "${FEMU_DEV[@]}"
     run_one nvme perf nvme-$r "${NVME_DEV[@]}"
 done
+RSS_MEM=${RSS_MEM:-1G}
+MEMOPT=$RSS_MEM
 run_one femu rss rssfemu-1 -device femu,serial=bench,nchs=8,luns_per_ch=8,blks_per_pl=320,devsz_mb=16384,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0
 run_one nvme rss rssnvme-1 -blockdev null-co,node-name=nul0,size=17179869184,read-zeroes=on -device nvme,serial=bench,drive=nul0
+MEMOPT=
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 echo
@@ -60,8 +67,23 @@ for m in randwrite_qd32_iops randread_qd1_lat_mean_ns randread_qd1_clat_p50_ns i
     f=$(get femu $m) q=$(get nvme $m)
     printf '%-28s %14s %14s %8s\n' $m "$f" "$q" "$(ratio "$f" "$q")"
 done
-for m in late_qd1_count late_qd1_p50_ns late_qd1_p99_ns late_qd1_max_ns \
-         late_qd32_count late_qd32_p50_ns late_qd32_p99_ns late_qd32_max_ns; do
-    printf '%-28s %14s\n' $m "$(get femu $m)"
+echo
+echo "completion lateness (log C1h, ns; 70/30 random read/write, 5 s each):"
+echo "  cqe = emulated completion time -> CQE in guest memory; irq = -> interrupt step done"
+printf '%-18s %-4s %10s %10s %10s %10s %10s %12s\n' nand_times what count p50 p90 p99 p99.9 max
+for t in nand0 default; do
+    for q in qd1 qd32; do
+        for w in cqe irq; do
+            printf '%-18s %-4s' "$t $q" $w
+            for f in count p50_ns p90_ns p99_ns p999_ns; do
+                printf ' %10s' "$(get femu late_${t}_${q}_${w}_$f)"
+            done
+            printf ' %12s\n' "$(get femu late_${t}_${q}_${w}_max_ns)"
+        done
+    done
 done
-printf '%-28s %14s %14s\n' "rss_kib (16G dev, 1G written)" "$(get rssfemu rss_kib)" "$(get rssnvme rss_kib)"
+echo
+rf=$(get rssfemu rss_kib) rn=$(get rssnvme rss_kib)
+echo "host RSS, 16 GiB device, 1 GiB written, guest memory $RSS_MEM (KiB):"
+printf '  %-34s %12s\n' "QEMU process with femu" "$rf" "QEMU process with nvme (null-co)" "$rn" \
+    "FEMU's share (difference)" "$(awk -v a="$rf" -v b="$rn" 'BEGIN{ if (a != "" && b != "") print a - b; else print "n/a" }')"

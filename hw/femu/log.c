@@ -30,7 +30,7 @@
  *  56 u32 buckets per histogram  60 u32 offset of the CQE histogram
  *  80..127 the same six fields (count sum max p50 p99 p99.9) for the
  *      interrupt step: emulated time to the poller's interrupt step done
- * 128 u32 offset of the interrupt histogram
+ * 128 u32 offset of the interrupt histogram   136 u64 its p90
  * Percentiles are upper bounds: the last nanosecond of the bucket that
  * holds them, capped at the maximum.  Histograms: u64[buckets] each.
  */
@@ -96,9 +96,7 @@ static void femu_log_c1_hist(FemuLatHist *h, uint8_t *hdr, uint8_t *out,
     stq_le_p(hdr + 24, femu_lat_quantile(hist, count, max, 1, 2));
     stq_le_p(hdr + 32, femu_lat_quantile(hist, count, max, 99, 100));
     stq_le_p(hdr + 40, femu_lat_quantile(hist, count, max, 999, 1000));
-    if (p90) {
-        *p90 = femu_lat_quantile(hist, count, max, 9, 10);
-    }
+    *p90 = femu_lat_quantile(hist, count, max, 9, 10);
 }
 
 static void femu_log_c1(FemuCtrl *n, uint8_t *buf)
@@ -111,8 +109,9 @@ static void femu_log_c1(FemuCtrl *n, uint8_t *buf)
     stl_le_p(buf + 56, FEMU_LAT_BUCKETS);
     stl_le_p(buf + 60, C1_CQE_HIST_OFF);
     stq_le_p(buf + 64, p90);
-    femu_log_c1_hist(&n->lat_irq, buf + 80, buf + C1_IRQ_HIST_OFF, NULL);
+    femu_log_c1_hist(&n->lat_irq, buf + 80, buf + C1_IRQ_HIST_OFF, &p90);
     stl_le_p(buf + 128, C1_IRQ_HIST_OFF);
+    stq_le_p(buf + 136, p90);
 }
 
 /* SMART data units: thousands of 512-byte units, rounded up (5.16.1.3) */
