@@ -193,6 +193,13 @@ out=$(nvme dir-send $AN -D 0 -O 1 -T 2 -e 0 2>&1); rc=$?; echo "$out"
 check "dir-send disable Data Placement: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
 out=$(nvme dir-send $AN -D 0 -O 1 -T 1 -e 1 2>&1); rc=$?; echo "$out"
 check "dir-send enable Streams: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
+# raw Directive Receive: NUMD over MDTS (512 KiB), a bad DOPER, DTYPE 2
+# (Data Placement has no Receive operations): Invalid Field, like Get Log Page
+for dw in "0x3ffff 0x1" "0x3ff 0x2" "0x3ff 0x201"; do
+    set -- $dw
+    out=$(nvme admin-passthru /dev/$A --opcode=0x1a --namespace-id=1 --cdw10=$1 --cdw11=$2 --data-len=4096 -r 2>&1); rc=$?
+    check "Directive Receive cdw10=$1 cdw11=$2: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$|[Ii]nvalid [Ff]ield"
+done
 check "dir-receive on namespace 2: refused" \
     bash -c "! nvme dir-receive $AN -n 2 -D 0 -O 1 >/dev/null 2>&1"
 # --csi=0: without it nvme-cli 2.13 first reads CAP (sysfs BAR mapping,
