@@ -46,6 +46,7 @@ def main():
         out.update({"irq_" + k: v for k, v in summary(d, 80).items()})
         irq_off = struct.unpack_from("<I", d, 128)[0]
         out["irq_p90_ns"] = struct.unpack_from("<Q", d, 136)[0]
+        out["wake_margin_ns"] = struct.unpack_from("<Q", d, 144)[0]
     if "--kv" in args:
         for k, v in out.items():
             print("%s=%d" % (k, v))
@@ -63,6 +64,9 @@ def main():
                       out[name + "_p99_ns"] / 1000,
                       out[name + "_p999_ns"] / 1000,
                       out[name + "_max_ns"] / 1000))
+        if "wake_margin_ns" in out:
+            print("poller wake margin now: %.1fus" %
+                  (out["wake_margin_ns"] / 1000))
     if "--hist" in args and ver >= 2:
         for name, off in (("cqe", cqe_off), ("irq", irq_off)):
             if len(d) < off + 8 * nb:

@@ -158,6 +158,7 @@ struct FemuPoller {
     uint64_t seq;
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
+    int64_t wake_margin_ns; /* wake up this early for a due completion */
 };
 
 /* The result of executing one command. */
@@ -337,6 +338,7 @@ void femu_pollers_lock_all(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
 void femu_lat_record(FemuLatHist *h, int64_t late_ns);
 void femu_lat_reset(FemuCtrl *n);
+uint64_t femu_pollers_wake_margin(FemuCtrl *n);
 int femu_lat_bucket(uint64_t ns);
 uint64_t femu_lat_bucket_low(int b);
 

@@ -31,6 +31,7 @@
  *  80..127 the same six fields (count sum max p50 p99 p99.9) for the
  *      interrupt step: emulated time to the poller's interrupt step done
  * 128 u32 offset of the interrupt histogram   136 u64 its p90
+ * 144 u64 the pollers' largest wake margin now (ns; see poller.c)
  * Percentiles are upper bounds: the last nanosecond of the bucket that
  * holds them, capped at the maximum.  Histograms: u64[buckets] each.
  */
@@ -112,6 +113,7 @@ static void femu_log_c1(FemuCtrl *n, uint8_t *buf)
     femu_log_c1_hist(&n->lat_irq, buf + 80, buf + C1_IRQ_HIST_OFF, &p90);
     stl_le_p(buf + 128, C1_IRQ_HIST_OFF);
     stq_le_p(buf + 136, p90);
+    stq_le_p(buf + 144, femu_pollers_wake_margin(n));
 }
 
 /* SMART data units: thousands of 512-byte units, rounded up (5.16.1.3) */

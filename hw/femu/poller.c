@@ -11,8 +11,8 @@
  *
  * Adaptive waiting: after the last progress the poller spins for a short
  * while (FEMU_SPIN_IDLE_NS: a QD1 guest soon submits its next command), and
- * it also spins when the next completion is due within FEMU_SPIN_DUE_NS;
- * otherwise it sleeps on an eventfd (kicked by MMIO doorbells) with a
+ * it also spins when the next completion is due within twice its wake
+ * margin (adaptive, see FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on an eventfd (kicked by MMIO doorbells) with a
  * timeout of the next due time.  Before sleeping it publishes event
  * indexes so that a guest using shadow doorbells rings the MMIO doorbell
  * for new work.  An idle device therefore costs no host CPU.
@@ -31,9 +31,19 @@
 /* spin this long after the last progress before sleeping: a QD1 guest
  * under TCG needs ~100 us to turn a completion into its next command */
 #define FEMU_SPIN_IDLE_NS   200000
-/* wake up this long before a due completion, then spin to it: the sleep
- * itself may overshoot by tens of microseconds on a loaded host */
-#define FEMU_SPIN_DUE_NS    60000
+/*
+ * Wake up this long (the wake margin) before a due completion, then spin
+ * to it: a timed sleep overshoots by the host's wake-up latency, a few
+ * microseconds on a quiet host, milliseconds on an overloaded one.  The
+ * margin adapts: after each timed sleep it grows at once to the overshoot
+ * seen plus FEMU_WAKE_HEADROOM_NS, and decays slowly (1/16 of the excess
+ * per sleep) towards it, within [MIN, MAX].  A wait shorter than twice
+ * the margin is spun, not slept.  It only costs CPU while completions are
+ * pending: an idle poller sleeps without a timeout.
+ */
+#define FEMU_WAKE_MARGIN_MIN_NS 30000
+#define FEMU_WAKE_MARGIN_MAX_NS 2000000
+#define FEMU_WAKE_HEADROOM_NS   10000
 /* commands fetched from one SQ per round, for fairness between SQs */
 #define FEMU_FETCH_BURST    32
 /* a fetch burst stops to send interrupts once a posted CQE has waited
@@ -190,7 +200,7 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
         }
         if (!femu_complete(p, e, now)) {
             /* CQ full: wait for the host to consume; retry soon */
-            *next_due = now + FEMU_SPIN_DUE_NS * 2;
+            *next_due = now + FEMU_WAKE_MARGIN_MIN_NS * 4;
             return progress;
         }
         femu_heap_pop(p);
@@ -273,6 +283,7 @@ static void femu_poller_signal(FemuPoller *p)
     if (p->irq_due_ns != INT64_MAX) {
         femu_lat_record(&p->n->lat_irq, get_clock() - p->irq_due_ns);
         p->irq_due_ns = INT64_MAX;
+        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
     }
 }
 
@@ -286,6 +297,21 @@ static bool femu_has_new_work(FemuPoller *p)
         }
     }
     return false;
+}
+
+/* Adapt the wake margin to a timed sleep that overshot by overshoot ns. */
+static void femu_wake_margin_update(FemuPoller *p, int64_t overshoot)
+{
+    int64_t target = MAX(overshoot, 0) + FEMU_WAKE_HEADROOM_NS;
+    int64_t m = p->wake_margin_ns;
+
+    if (target > m) {
+        m = target;
+    } else {
+        m -= (m - target) / 16;
+    }
+    m = MIN(MAX(m, FEMU_WAKE_MARGIN_MIN_NS), FEMU_WAKE_MARGIN_MAX_NS);
+    qatomic_set(&p->wake_margin_ns, m);
 }
 
 static void *femu_poller_thread(void *opaque)
@@ -320,7 +346,7 @@ static void *femu_poller_thread(void *opaque)
         }
         /* -1: nothing pending; a due time that just passed spins (0) */
         wait = next_due == INT64_MAX ? -1 : MAX(next_due - now, 0);
-        if (wait >= 0 && wait <= FEMU_SPIN_DUE_NS) {
+        if (wait >= 0 && wait <= 2 * p->wake_margin_ns) {
             cpu_relax();
             continue;
         }
@@ -341,10 +367,13 @@ static void *femu_poller_thread(void *opaque)
         progress = femu_has_new_work(p);
         qemu_mutex_unlock(&p->lock);
         if (!progress && !qatomic_read(&p->stop)) {
-            int64_t timeout = wait < 0 ? -1 : wait - FEMU_SPIN_DUE_NS / 2;
+            int64_t timeout = wait < 0 ? -1 : wait - p->wake_margin_ns;
+            int64_t t0 = get_clock();
 
             trace_femu_poller_sleep(p->index, timeout);
-            qemu_poll_ns(&pfd, 1, timeout);
+            if (qemu_poll_ns(&pfd, 1, timeout) == 0 && timeout >= 0) {
+                femu_wake_margin_update(p, get_clock() - t0 - timeout);
+            }
             trace_femu_poller_wake(p->index);
         }
         event_notifier_test_and_clear(&p->kick);
@@ -381,6 +410,7 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
         p->n = n;
         p->index = i;
         p->irq_due_ns = INT64_MAX;
+        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
         qemu_mutex_init(&p->lock);
         if (event_notifier_init(&p->kick, 0)) {
             error_setg(errp, "pollers: cannot create an eventfd");
@@ -520,4 +550,15 @@ void femu_pollers_unlock_all(FemuCtrl *n)
     for (uint32_t i = 0; i < n->npollers; i++) {
         qemu_mutex_unlock(&n->pollers[i].lock);
     }
+}
+
+/* Largest wake margin of the pollers (log page C1h). */
+uint64_t femu_pollers_wake_margin(FemuCtrl *n)
+{
+    uint64_t m = 0;
+
+    for (uint32_t i = 0; n->pollers && i < n->npollers; i++) {
+        m = MAX(m, (uint64_t)qatomic_read(&n->pollers[i].wake_margin_ns));
+    }
+    return m;
 }
