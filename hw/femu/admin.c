@@ -550,8 +550,8 @@ static uint16_t femu_dbbuf_config(FemuCtrl *n, NvmeCmd *cmd)
 }
 
 /*
- * Directives (NVMe 2.0 base spec 8.7; Directive Send 5.9, Directive
- * Receive 5.10).  Directive types: Identify (00h) always, Data Placement
+ * Directives (NVMe 2.0 base spec: section "Directives" and the Directive
+ * Send / Directive Receive admin commands).  Directive types: Identify (00h) always, Data Placement
  * (02h) when the subsystem has fdp=on; Streams (01h) is not supported.
  * CDW11: DOPER bits 7:0, DTYPE bits 15:8, DSPEC bits 31:16.
  */
@@ -599,9 +599,10 @@ static uint16_t femu_directive_recv(FemuCtrl *n, NvmeCmd *cmd)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /*
-     * Return Parameters (8.7.1.1): supported, enabled and "persistent
-     * across controller level resets" bit vectors at bytes 0, 32, 64.
-     * Identify is always enabled and its persistence bit is always set.
+     * Identify directive, Return Parameters data structure: supported,
+     * enabled and "persistent across controller level resets" bit
+     * vectors at bytes 0, 32, 64 (bit = directive type).  Identify is
+     * always enabled and its persistence bit is always set.
      * Data Placement is enabled exactly when FDP is enabled in the
      * namespace's endurance group, which is for the device's lifetime,
      * so it persists across resets as well.
