@@ -98,11 +98,21 @@ void femu_dbbuf_attach(FemuCtrl *n, FemuSQ *sq)
     cq->ei_addr = n->dbbuf_eis + (2 * cq->cqid + 1) * 4;
 }
 
+/*
+ * Pollers hold their lock while they touch the rings and the shadow
+ * doorbells.  Those were RAM when the host set them up, but the host can
+ * turn bus mastering off (or remap) later: the access would then go to
+ * MMIO (unassigned memory), which takes the BQL -- and a controller reset
+ * holds the BQL while it waits for the pollers' locks: a deadlock
+ * (found by tests/qtest's random-chaos group).  So check for RAM before
+ * every such access; what is not RAM now is treated like a failed DMA.
+ */
 static bool femu_read_u32(FemuCtrl *n, uint64_t addr, uint32_t *val)
 {
     uint32_t v;
 
-    if (pci_dma_read(PCI_DEVICE(n), addr, &v, sizeof(v)) != MEMTX_OK) {
+    if (!femu_dma_is_ram(n, addr, sizeof(v), false) ||
+        pci_dma_read(PCI_DEVICE(n), addr, &v, sizeof(v)) != MEMTX_OK) {
         return false;
     }
     *val = le32_to_cpu(v);
@@ -113,7 +123,9 @@ static void femu_write_u32(FemuCtrl *n, uint64_t addr, uint32_t val)
 {
     uint32_t v = cpu_to_le32(val);
 
-    pci_dma_write(PCI_DEVICE(n), addr, &v, sizeof(v));
+    if (femu_dma_is_ram(n, addr, sizeof(v), true)) {
+        pci_dma_write(PCI_DEVICE(n), addr, &v, sizeof(v));
+    }
 }
 
 /* The host's latest SQ tail: shadow doorbell if configured, else MMIO. */
@@ -169,9 +181,11 @@ bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd)
         return false;
     }
     addr = sq->dma_addr + ((uint64_t)sq->head << FEMU_SQES);
-    if (pci_dma_read(PCI_DEVICE(sq->n), addr, cmd, sizeof(*cmd)) !=
+    if (!femu_dma_is_ram(sq->n, addr, sizeof(*cmd), false) ||
+        pci_dma_read(PCI_DEVICE(sq->n), addr, cmd, sizeof(*cmd)) !=
         MEMTX_OK) {
-        /* the ring was RAM at creation; treat a failure as an empty SQ */
+        /* the ring was RAM at creation (see femu_read_u32); treat a
+         * failure as an empty SQ */
         return false;
     }
     sq->head = (sq->head + 1) % sq->size;
@@ -203,6 +217,12 @@ bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
     cqe.cid = cid;              /* already little-endian, from the SQE */
     cqe.status = cpu_to_le16((status << 1) | cq->phase);
     addr = cq->dma_addr + ((uint64_t)cq->tail << FEMU_CQES);
+    if (!femu_dma_is_ram(n, addr, sizeof(cqe), true)) {
+        /* no DMA to the ring now (see femu_read_u32): the entry is lost,
+         * as on a bus that refuses the write; a reset recovers */
+        qemu_mutex_unlock(&cq->lock);
+        return true;
+    }
     /*
      * The host polls the phase tag in the last dword: write the first
      * three dwords, then the one with the phase tag.

@@ -21,6 +21,7 @@
 #include "libqos/libqos-pc.h"
 #include "libqos/pci.h"
 #include "block/nvme.h"
+#include "hw/pci/pci_regs.h"
 
 #define FEMU_VID 0x1d1d
 #define FEMU_DID 0x1f1f
@@ -30,6 +31,7 @@
 #define TIMEOUT_US (10 * 1000 * 1000)
 #define DB(qid, cq) (0x1000 + (2 * (qid) + (cq)) * 4)
 #define STATUS(s) ((s) & 0x7ff) /* SCT + SC, without More/DNR */
+#define FEMU_ADM_CMD_CONTROL 0xef  /* vendor: run-time controls */
 
 typedef struct Queue {
     uint64_t sq, cq;       /* guest addresses */
@@ -39,16 +41,26 @@ typedef struct Queue {
     bool live;
 } Queue;
 
+#define NQ 4               /* queue ids this driver can track: 0..3 */
+
 typedef struct Ctrl {
     QOSState *qs;
     QTestState *qts;
     QPCIDevice *dev;
     QPCIBar bar;
     uint64_t bar_size;
-    Queue q[4];
+    Queue q[NQ];
+    uint64_t ring[NQ][2];  /* SQ and CQ ring page of each qid, made once */
+    uint64_t dbs, eis;     /* shadow doorbell pages in use (0: MMIO only) */
     uint16_t cid;
     uint64_t buf;          /* 64 KiB data buffer */
     uint64_t ns_blocks;
+    unsigned lba_shift;    /* log2 of the namespace's block size */
+    /* outstanding Asynchronous Event Requests: their completions may
+     * come before that of any later admin command */
+    uint16_t aer_cid[16];
+    int naer;
+    uint64_t aer_done, aer_limit;
 } Ctrl;
 
 static const char *extra_args = "";
@@ -85,6 +97,16 @@ static void find_dev(QPCIDevice *dev, int devfn, void *data)
     *(QPCIDevice **)data = dev;
 }
 
+/* The ring page of queue qid (which: 0 SQ, 1 CQ); allocated on first use
+ * and reused, so that a long run of resets does not exhaust guest RAM. */
+static uint64_t ring_page(Ctrl *c, int qid, int which)
+{
+    if (!c->ring[qid][which]) {
+        c->ring[qid][which] = guest_alloc(&c->qs->alloc, PAGE);
+    }
+    return c->ring[qid][which];
+}
+
 /* Disable, program the admin queue, enable (Base 2.0, 3.5.1). */
 static void ctrl_enable(Ctrl *c)
 {
@@ -93,8 +115,12 @@ static void ctrl_enable(Ctrl *c)
     wr32(c, NVME_REG_CC, 0);
     g_assert(wait_csts(c, 1, 0));
     memset(c->q, 0, sizeof(c->q));
-    a->sq = guest_alloc(&c->qs->alloc, PAGE);
-    a->cq = guest_alloc(&c->qs->alloc, PAGE);
+    /* a reset forgets the Doorbell Buffer Config (Base 2.0, 5.8) and
+     * outstanding AERs */
+    c->dbs = c->eis = 0;
+    c->naer = 0;
+    a->sq = ring_page(c, 0, 0);
+    a->cq = ring_page(c, 0, 1);
     qtest_memset(c->qts, a->cq, 0, PAGE);
     a->phase = 1;
     a->live = true;
@@ -106,6 +132,17 @@ static void ctrl_enable(Ctrl *c)
     g_assert(wait_csts(c, 1, 1));
 }
 
+/* With shadow doorbells configured, the controller takes I/O queue
+ * doorbells from the shadow buffer (Base 2.0, 5.8): update the entry,
+ * then ring the MMIO doorbell as well (always allowed). */
+static void shadow_db(Ctrl *c, int qid, int cq, uint32_t val)
+{
+    if (c->dbs && qid) {
+        uint32_t v = cpu_to_le32(val);
+        qtest_memwrite(c->qts, c->dbs + (2 * qid + cq) * 4, &v, sizeof(v));
+    }
+}
+
 static void submit(Ctrl *c, int qid, NvmeCmd *cmd)
 {
     Queue *q = &c->q[qid];
@@ -113,6 +150,7 @@ static void submit(Ctrl *c, int qid, NvmeCmd *cmd)
     cmd->cid = cpu_to_le16(++c->cid);
     qtest_memwrite(c->qts, q->sq + q->tail * sizeof(*cmd), cmd, sizeof(*cmd));
     q->tail = (q->tail + 1) % (q->sqsize ? q->sqsize : QDEPTH);
+    shadow_db(c, qid, 0, q->tail);
     wr32(c, DB(qid, 0), q->tail);
 }
 
@@ -129,10 +167,33 @@ static bool reap(Ctrl *c, int qid, NvmeCqe *cqe, int timeout_us)
             if (q->head == 0) {
                 q->phase ^= 1;
             }
+            shadow_db(c, qid, 1, q->head);
             wr32(c, DB(qid, 1), q->head);
             return true;
         }
         g_usleep(200);
+    }
+    return false;
+}
+
+/* If cqe completes an outstanding AER, account for it and say so. */
+static bool aer_reaped(Ctrl *c, int qid, NvmeCqe *cqe)
+{
+    uint16_t st = STATUS(le16_to_cpu(cqe->status) >> 1);
+
+    for (int i = 0; qid == 0 && i < c->naer; i++) {
+        if (c->aer_cid[i] != le16_to_cpu(cqe->cid)) {
+            continue;
+        }
+        c->aer_cid[i] = c->aer_cid[--c->naer];
+        /* an event, or more than AERL + 1 outstanding (Base 2.0, 5.2) */
+        g_assert(st == NVME_SUCCESS || st == NVME_AER_LIMIT_EXCEEDED);
+        if (st == NVME_SUCCESS) {
+            c->aer_done++;
+        } else {
+            c->aer_limit++;
+        }
+        return true;
     }
     return false;
 }
@@ -143,7 +204,9 @@ static uint16_t run(Ctrl *c, int qid, NvmeCmd *cmd, uint32_t *dw0)
     NvmeCqe cqe;
 
     submit(c, qid, cmd);
-    g_assert(reap(c, qid, &cqe, TIMEOUT_US));
+    do {
+        g_assert(reap(c, qid, &cqe, TIMEOUT_US));
+    } while (aer_reaped(c, qid, &cqe));
     g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, c->cid);
     if (dw0) {
         *dw0 = le32_to_cpu(cqe.result);
@@ -202,10 +265,12 @@ static void setup_io(Ctrl *c, int qid)
     Queue *q = &c->q[qid];
 
     memset(q, 0, sizeof(*q));
-    q->sq = guest_alloc(&c->qs->alloc, PAGE);
-    q->cq = guest_alloc(&c->qs->alloc, PAGE);
+    q->sq = ring_page(c, qid, 0);
+    q->cq = ring_page(c, qid, 1);
     qtest_memset(c->qts, q->cq, 0, PAGE);
     q->phase = 1;
+    shadow_db(c, qid, 0, 0);
+    shadow_db(c, qid, 1, 0);
     g_assert_cmphex(create_cq(c, qid, QDEPTH, 1, 0, q->cq), ==, NVME_SUCCESS);
     g_assert_cmphex(create_sq(c, qid, QDEPTH, qid, q->sq), ==, NVME_SUCCESS);
     q->live = true;
@@ -241,7 +306,8 @@ static Ctrl *ctrl_start(const char *devopts)
     g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, id, sizeof(id));
     c->ns_blocks = le64_to_cpu(ns->nsze);
-    g_assert_cmpuint(c->ns_blocks, >, 1024);
+    c->lba_shift = ns->lbaf[NVME_ID_NS_FLBAS_INDEX(ns->flbas)].ds;
+    g_assert_cmpuint(c->ns_blocks << c->lba_shift, >, 1024 * 512);
     setup_io(c, IOQ);
     return c;
 }
@@ -250,7 +316,9 @@ static Ctrl *ctrl_start(const char *devopts)
 static void health(Ctrl *c)
 {
     uint8_t out[2 * PAGE], in[2 * PAGE], id[PAGE];
-    uint64_t lba = g_test_rand_int_range(0, 512) * 8;
+    uint16_t nlb = sizeof(out) >> c->lba_shift;
+    uint64_t lba = g_test_rand_int_range(0, MIN(512, c->ns_blocks / nlb)) *
+                   nlb;
 
     g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
                     NVME_SUCCESS);
@@ -263,10 +331,10 @@ static void health(Ctrl *c)
         out[i] = (uint8_t)(i * 7 + lba + c->cid);
     }
     qtest_memwrite(c->qts, c->buf, out, sizeof(out));
-    g_assert_cmphex(rw(c, NVME_CMD_WRITE, lba, 16, c->buf, c->buf + PAGE), ==,
-                    NVME_SUCCESS);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, lba, nlb, c->buf, c->buf + PAGE),
+                    ==, NVME_SUCCESS);
     qtest_memset(c->qts, c->buf, 0, sizeof(in));
-    g_assert_cmphex(rw(c, NVME_CMD_READ, lba, 16, c->buf, c->buf + PAGE), ==,
+    g_assert_cmphex(rw(c, NVME_CMD_READ, lba, nlb, c->buf, c->buf + PAGE), ==,
                     NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, in, sizeof(in));
     g_assert(memcmp(in, out, sizeof(in)) == 0);
@@ -820,13 +888,114 @@ static void test_cq_full(void)
 }
 
 /*
+ * Regression (random-chaos, seed 4244956249, step 28): bus mastering off
+ * while an I/O SQ has new entries, then a controller reset.  The poller
+ * read the SQ entry from what was no longer RAM for the device; that
+ * went to MMIO (unassigned memory), which waits for the BQL, while the
+ * poller held its own lock -- and the reset held the BQL while waiting
+ * for that lock: QEMU hung.  Also with shadow doorbells, whose page is
+ * read and written by the poller.
+ */
+static void test_bus_master_reset(void)
+{
+    Ctrl *c = ctrl_start("pg_wr_lat=1000000");
+    uint16_t pcmd = qpci_config_readw(c->dev, PCI_COMMAND);
+    uint64_t shadow = guest_alloc(&c->qs->alloc, 2 * PAGE);
+
+    for (int round = 0; round < 6; round++) {
+        if (round & 1) {
+            NvmeCmd cmd = mk(NVME_ADM_CMD_DBBUF_CONFIG, 0, shadow,
+                             shadow + PAGE);
+            qtest_memset(c->qts, shadow, 0, 2 * PAGE);
+            g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+            c->dbs = shadow;
+            c->eis = shadow + PAGE;
+        }
+        if (round >= 4) {
+            /* writes in flight (1 ms each) when bus mastering goes off:
+             * their completions cannot be posted */
+            for (int i = 0; i < 4; i++) {
+                NvmeCmd cmd = mk(NVME_CMD_WRITE, 1, c->buf, 0);
+                cmd.cdw12 = cpu_to_le32(7);
+                submit(c, IOQ, &cmd);
+            }
+        }
+        qpci_config_writew(c->dev, PCI_COMMAND, pcmd & ~PCI_COMMAND_MASTER);
+        for (int i = 0; i < 4; i++) {
+            NvmeCmd cmd = mk(NVME_CMD_FLUSH, 1, 0, 0);
+            submit(c, IOQ, &cmd);
+        }
+        /* let the poller meet the unreachable ring (and the due writes) */
+        g_usleep((round + 1) * 1000);
+        /* the reset must return; nothing was posted meanwhile */
+        wr32(c, NVME_REG_CC, 0);
+        g_assert(wait_csts(c, 1, 0));
+        qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
+        ctrl_enable(c);
+        setup_io(c, IOQ);
+        health(c);
+    }
+    ctrl_stop(c);
+}
+
+/* ---- fuzzing ---------------------------------------------------------- */
+
+/*
+ * The fuzz groups draw from their own generator, seeded from
+ * FEMU_QTEST_SEED when set, else from g_test's (random per run).  The
+ * seed is printed first; a replay repeats the same command sequence
+ * (QEMU's thread timing is not replayed, so a race may need a few runs).
+ */
+static GRand *fz_rng;
+static uint32_t fz_seed;
+
+static void fz_init(const char *group)
+{
+    const char *env = getenv("FEMU_QTEST_SEED");
+
+    fz_seed = env ? (uint32_t)strtoul(env, NULL, 0) : g_test_rand_int();
+    if (fz_rng) {
+        g_rand_free(fz_rng);
+    }
+    fz_rng = g_rand_new_with_seed(fz_seed);
+    g_test_message("%s: seed %u (replay with FEMU_QTEST_SEED=%u)", group,
+                   fz_seed, fz_seed);
+}
+
+static uint32_t r32(void)
+{
+    return g_rand_int(fz_rng);
+}
+
+static uint64_t r64(void)
+{
+    return (uint64_t)r32() << 32 | r32();
+}
+
+/* uniform in [lo, hi) */
+static int32_t rr(int32_t lo, int32_t hi)
+{
+    return g_rand_int_range(fz_rng, lo, hi);
+}
+
+static bool rb(void)
+{
+    return g_rand_boolean(fz_rng);
+}
+
+/* one of the n values */
+#define PICK(...) ({ \
+    const uint64_t pick_[] = { __VA_ARGS__ }; \
+    pick_[rr(0, ARRAY_SIZE(pick_))]; })
+
+/*
  * Random commands (a fuzzer over this driver): random opcodes and fields
  * on the admin and I/O queues, with data pointers that are data pages,
  * misaligned, outside RAM, or a PRP list whose entries are data pages or
  * outside RAM -- never the driver's own queues, so a hang can only be the
  * controller's.  Every command must complete (any status); then the
  * health check.  FEMU_QTEST_RANDOM_CMDS sets the count (default 3000),
- * the seed is g_test's (--seed / printed at the start).
+ * FEMU_QTEST_SEED the seed (printed at the start).
  */
 static void test_random_commands(void)
 {
@@ -852,58 +1021,59 @@ static void test_random_commands(void)
     int errors = 0;
 
     (void)wellformed;
+    fz_init("random-commands");
     for (int i = 0; i < PAGE / 8; i++) {
-        ents[i] = cpu_to_le64(g_test_rand_bit() ? c->buf + (i % 16) * PAGE
+        ents[i] = cpu_to_le64(rb() ? c->buf + (i % 16) * PAGE
                                                 : far + i * PAGE);
     }
     qtest_memwrite(c->qts, list, ents, sizeof(ents));
     for (int i = 0; i < n; i++) {
-        bool admin = g_test_rand_int_range(0, 4) == 0;
+        bool admin = rr(0, 4) == 0;
         uint8_t opc;
         NvmeCmd cmd;
         NvmeCqe cqe;
         uint64_t p[4] = {
-            c->buf + g_test_rand_int_range(0, 16) * PAGE,
-            c->buf + g_test_rand_int_range(0, 16) * PAGE +
-                g_test_rand_int_range(0, PAGE),
-            far + g_test_rand_int_range(0, 1 << 20) * 4,
-            list + g_test_rand_int_range(0, 8) * 8,
+            c->buf + rr(0, 16) * PAGE,
+            c->buf + rr(0, 16) * PAGE +
+                rr(0, PAGE),
+            far + rr(0, 1 << 20) * 4,
+            list + rr(0, 8) * 8,
         };
 
         do {
-            opc = admin ? (g_test_rand_bit() ? g_test_rand_int_range(0, 16)
-                                             : g_test_rand_int_range(0, 256))
-                        : (g_test_rand_bit() ? g_test_rand_int_range(0, 0x20)
-                                             : g_test_rand_int_range(0, 256));
+            opc = admin ? (rb() ? rr(0, 16)
+                                             : rr(0, 256))
+                        : (rb() ? rr(0, 0x20)
+                                             : rr(0, 256));
         } while (admin && memchr(admin_skip, opc, sizeof(admin_skip)));
-        cmd = mk(opc, g_test_rand_int_range(0, 8) ? 1 : g_test_rand_int(),
-                 p[g_test_rand_int_range(0, 3)], p[g_test_rand_int_range(0, 4)]);
-        cmd.flags = g_test_rand_int_range(0, 8) ? 0 : g_test_rand_int();
-        cmd.cdw10 = cpu_to_le32(g_test_rand_bit() ? g_test_rand_int()
-                                : g_test_rand_int_range(0, 64));
-        cmd.cdw11 = cpu_to_le32(g_test_rand_bit() ? g_test_rand_int() : 0);
-        cmd.cdw12 = cpu_to_le32(g_test_rand_bit() ? g_test_rand_int()
-                                : g_test_rand_int_range(0, 64));
-        cmd.cdw13 = cpu_to_le32(g_test_rand_bit() ? g_test_rand_int() : 0);
-        cmd.cdw14 = cpu_to_le32(g_test_rand_int());
-        cmd.cdw15 = cpu_to_le32(g_test_rand_int());
+        cmd = mk(opc, rr(0, 8) ? 1 : r32(),
+                 p[rr(0, 3)], p[rr(0, 4)]);
+        cmd.flags = rr(0, 8) ? 0 : r32();
+        cmd.cdw10 = cpu_to_le32(rb() ? r32()
+                                : rr(0, 64));
+        cmd.cdw11 = cpu_to_le32(rb() ? r32() : 0);
+        cmd.cdw12 = cpu_to_le32(rb() ? r32()
+                                : rr(0, 64));
+        cmd.cdw13 = cpu_to_le32(rb() ? r32() : 0);
+        cmd.cdw14 = cpu_to_le32(r32());
+        cmd.cdw15 = cpu_to_le32(r32());
         /* half of the I/O commands are well formed apart from a random
          * placement directive, so the FTL paths (GC included) run too */
-        wellformed = !admin && g_test_rand_bit();
+        wellformed = !admin && rb();
         if (wellformed) {
-            uint64_t slba = g_test_rand_int_range(0, c->ns_blocks - 64);
-            cmd.opcode = io_ops[g_test_rand_int_range(0, sizeof(io_ops))];
+            uint64_t slba = rr(0, c->ns_blocks - 64);
+            cmd.opcode = io_ops[rr(0, sizeof(io_ops))];
             cmd.nsid = cpu_to_le32(1);
             cmd.flags = 0;
             cmd.dptr.prp1 = cpu_to_le64(c->buf);
             cmd.dptr.prp2 = cpu_to_le64(list);
             cmd.cdw10 = cpu_to_le32(cmd.opcode == NVME_CMD_DSM ?
-                                    g_test_rand_int_range(0, 4) : slba);
+                                    rr(0, 4) : slba);
             cmd.cdw11 = cpu_to_le32(cmd.opcode == NVME_CMD_DSM ?
                                     NVME_DSMGMT_AD : 0);
-            cmd.cdw12 = cpu_to_le32(g_test_rand_int_range(0, 64) |
-                                    (g_test_rand_bit() ? 2u << 20 : 0));
-            cmd.cdw13 = cpu_to_le32(g_test_rand_int_range(0, 6) << 16);
+            cmd.cdw12 = cpu_to_le32(rr(0, 64) |
+                                    (rb() ? 2u << 20 : 0));
+            cmd.cdw13 = cpu_to_le32(rr(0, 6) << 16);
         }
         submit(c, admin ? 0 : IOQ, &cmd);
         if (!reap(c, admin ? 0 : IOQ, &cqe, TIMEOUT_US)) {
@@ -927,6 +1097,932 @@ static void test_random_commands(void)
     ctrl_stop(c);
 }
 
+/*
+ * Controller abuse (a second fuzzer over this driver, "chaos"): besides
+ * random admin and I/O commands it does what the random-commands group
+ * leaves out because it takes the driver's own queues away: it creates
+ * and deletes queues (its own second pair, and random ones at random
+ * addresses), configures shadow doorbells (Doorbell Buffer Config) and
+ * uses them, posts Asynchronous Event Requests, writes random doorbells
+ * and registers, disables / enables / shuts down / fails the controller
+ * in the middle of I/O, turns PCI bus mastering and MSI-X off and on,
+ * sends FDP commands (I/O Management Send/Receive with random fields,
+ * writes with DTYPE 2 and a random DSPEC, FDP features) and Get Log Page
+ * with random ids, offsets and lengths.  The device configuration is
+ * drawn from the seed as well (GC policy, hot/cold, secsz, MDTS,
+ * pollers).
+ *
+ * The driver keeps a model of the queues the controller has.  While the
+ * model is exact, every command must complete (any status) within
+ * TIMEOUT_US and CSTS.CFS must stay 0; a few results are exact (queue
+ * creation on the driver's own pair, Doorbell Buffer Config validity,
+ * AER limit).  Doorbell writes the controller must ignore (no such
+ * queue, value beyond the queue) must leave the queues working.  After an
+ * action that makes the model unknowable (a valid doorbell write the
+ * driver did not mean, a shadow doorbell page the driver does not own,
+ * bus mastering off), the driver resets the controller and starts over;
+ * the reset itself must work.  Every 64 steps and at the end: the health
+ * check (Identify + write/read/compare).
+ *
+ * FEMU_QTEST_CHAOS_STEPS: steps (default 1000); FEMU_QTEST_FUZZ_SECONDS:
+ * run for that long instead; FEMU_QTEST_SEED: the seed.
+ */
+#define FZ_FAR 0xfff0000000ull          /* no RAM there */
+#define FZ_RAM_END 0x8000000ull         /* qtest's pc machine: 128 MiB */
+#define FZ_QUEUES 2                     /* the device's I/O queue pairs */
+#define FZ_HIST 16
+
+typedef struct Fz {
+    Ctrl *c;
+    uint64_t list;          /* a PRP list page */
+    uint64_t shadow[2];     /* pages the driver may give as shadow buffers */
+    uint64_t scratch;       /* 4 pages random queue creations may use */
+    /* the controller's queues as the driver believes them to be */
+    bool sq_on[NQ], cq_on[NQ];
+    uint16_t sq_cq[NQ];
+    uint32_t sq_size[NQ], cq_size[NQ];
+    bool msix;
+    bool dirty;             /* the model above is no longer exact */
+    int step;
+    const char *hist[FZ_HIST];
+    uint64_t cmds, errs, resets, dirties, churns;
+} Fz;
+
+static void fz_note(Fz *f, const char *what)
+{
+    f->hist[f->step % FZ_HIST] = what;
+    if (getenv("FEMU_QTEST_TRACE")) {
+        fprintf(stderr, "step %d: %s (next cid %u, dbs 0x%" PRIx64 ", eis 0x%" PRIx64 ")\n", f->step, what, (uint16_t)(f->c->cid + 1), f->c->dbs, f->c->eis);
+    }
+}
+
+static void G_NORETURN G_GNUC_PRINTF(2, 3)
+fz_fail(Fz *f, const char *fmt, ...)
+{
+    va_list ap;
+    g_autofree char *msg = NULL;
+
+    va_start(ap, fmt);
+    msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_test_message("chaos: seed %u step %d: %s", fz_seed, f->step, msg);
+    for (int i = MAX(0, f->step - FZ_HIST + 1); i <= f->step; i++) {
+        g_test_message("  step %d: %s", i, f->hist[i % FZ_HIST]);
+    }
+    g_test_message("replay: FEMU_QTEST_SEED=%u FEMU_QTEST_CHAOS_STEPS=%d",
+                   fz_seed, f->step + 1);
+    g_assert_not_reached();
+}
+
+/* A data pointer: data pages, misaligned, outside RAM, the end of RAM,
+ * MMIO (this device's own BAR, the MSI and IOAPIC windows), the PRP
+ * list page, scratch pages -- never the driver's queues or shadows. */
+static uint64_t fz_ptr(Fz *f)
+{
+    Ctrl *c = f->c;
+
+    switch (rr(0, 12)) {
+    case 0: case 1: case 2: case 3:
+        return c->buf + rr(0, 16) * PAGE;
+    case 4:
+        return (c->buf + rr(0, 16 * PAGE)) & ~3ull;
+    case 5:
+        return c->buf + rr(0, 16 * PAGE);
+    case 6:
+        return f->list + rr(0, PAGE / 8) * 8;
+    case 7:
+        return FZ_FAR + rr(0, 1 << 20) * 4;
+    case 8:
+        return f->scratch + rr(0, 4) * PAGE + (rb() ? 0 : rr(0, PAGE / 4) * 4);
+    case 9:
+        return PICK(0, FZ_RAM_END - PAGE, FZ_RAM_END - 8, FZ_RAM_END,
+                    0xfee00000, 0xfec00000, UINT64_MAX - PAGE + 1,
+                    c->bar.addr, c->bar.addr + 0x1000);
+    default:
+        return r64() & (rb() ? ~3ull : ~0ull);
+    }
+}
+
+/* A queue id for create/delete: mostly valid ones, some never valid. */
+static uint16_t fz_qid(void)
+{
+    return rr(0, 8) ? rr(0, FZ_QUEUES + 2) : PICK(0xffff, 0x8001, r32());
+}
+
+/* The PRP list page: half data pages, half outside RAM (rewritten now
+ * and then, as reads may have put data there). */
+static void fz_fill_list(Fz *f)
+{
+    uint64_t ents[PAGE / 8];
+
+    for (int i = 0; i < PAGE / 8; i++) {
+        ents[i] = cpu_to_le64(rr(0, 4) ? f->c->buf + (i % 16) * PAGE
+                                       : FZ_FAR + i * PAGE);
+    }
+    qtest_memwrite(f->c->qts, f->list, ents, sizeof(ents));
+}
+
+/* Reap the completion of cid on qid; AER completions on the admin queue
+ * are accounted on the way.  False: none within the timeout. */
+static bool fz_wait(Fz *f, int qid, uint16_t cid, uint16_t *st, uint32_t *dw0)
+{
+    NvmeCqe cqe;
+
+    do {
+        if (!reap(f->c, qid, &cqe, TIMEOUT_US)) {
+            return false;
+        }
+    } while (aer_reaped(f->c, qid, &cqe));
+    if (le16_to_cpu(cqe.cid) != cid) {
+        fz_fail(f, "queue %d: completion for cid %u, waiting for %u", qid,
+                le16_to_cpu(cqe.cid), cid);
+    }
+    *st = STATUS(le16_to_cpu(cqe.status) >> 1);
+    if (dw0) {
+        *dw0 = le32_to_cpu(cqe.result);
+    }
+    return true;
+}
+
+static uint16_t fz_cmd(Fz *f, int qid, NvmeCmd *cmd, uint32_t *dw0)
+{
+    uint16_t st;
+
+    submit(f->c, qid, cmd);
+    if (!fz_wait(f, qid, f->c->cid, &st, dw0)) {
+        fz_fail(f, "no completion on queue %d for opcode 0x%02x (cdw10 "
+                "0x%08x): the controller hangs", qid, cmd->opcode,
+                le32_to_cpu(cmd->cdw10));
+    }
+    f->cmds++;
+    f->errs += st != NVME_SUCCESS;
+    return st;
+}
+
+static void fz_check_cfs(Fz *f)
+{
+    uint32_t csts = rd32(f->c, NVME_REG_CSTS);
+
+    if (csts & NVME_CSTS_FAILED) {
+        fz_fail(f, "CSTS.CFS set (CSTS 0x%x)", csts);
+    }
+}
+
+/* Reset the controller and rebuild the driver's I/O queue pair 1. */
+static void fz_resync(Fz *f)
+{
+    Ctrl *c = f->c;
+
+    ctrl_enable(c);
+    memset(f->sq_on, 0, sizeof(f->sq_on));
+    memset(f->cq_on, 0, sizeof(f->cq_on));
+    f->dirty = false;
+    f->resets++;
+    fz_check_cfs(f);
+    setup_io(c, IOQ);
+    f->sq_on[IOQ] = f->cq_on[IOQ] = true;
+    f->sq_cq[IOQ] = IOQ;
+    f->sq_size[IOQ] = f->cq_size[IOQ] = QDEPTH;
+}
+
+static void fz_delete(Fz *f, bool cq, uint16_t qid)
+{
+    NvmeCmd cmd = mk(cq ? NVME_ADM_CMD_DELETE_CQ : NVME_ADM_CMD_DELETE_SQ,
+                     0, 0, 0);
+    uint16_t st;
+
+    cmd.cdw10 = cpu_to_le32(qid);
+    st = fz_cmd(f, 0, &cmd, NULL);
+    if (qid >= NQ) {
+        if (st != NVME_INVALID_QID) {
+            fz_fail(f, "delete of queue %u: status 0x%x", qid, st);
+        }
+        return;
+    }
+    if (cq) {
+        bool used = false;
+        for (int i = 1; i < NQ; i++) {
+            used |= f->sq_on[i] && f->sq_cq[i] == qid;
+        }
+        /* Base 2.0, 5.5: Invalid Queue Identifier / Invalid Queue
+         * Deletion (the CQ still has an SQ) */
+        if (st != (!f->cq_on[qid] || !qid ? NVME_INVALID_QID :
+                   used ? NVME_INVALID_QUEUE_DEL : NVME_SUCCESS)) {
+            fz_fail(f, "delete CQ %u: status 0x%x", qid, st);
+        }
+        if (st == NVME_SUCCESS) {
+            f->cq_on[qid] = false;
+            f->c->q[qid].live = false;
+        }
+    } else {
+        if (st != (!f->sq_on[qid] || !qid ? NVME_INVALID_QID :
+                   NVME_SUCCESS)) {
+            fz_fail(f, "delete SQ %u: status 0x%x", qid, st);
+        }
+        if (st == NVME_SUCCESS) {
+            f->sq_on[qid] = false;
+            f->c->q[qid].live = false;
+        }
+    }
+}
+
+/* Make qid free on the controller (its SQ, its CQ and SQs on that CQ). */
+static void fz_free_qid(Fz *f, uint16_t qid)
+{
+    if (f->sq_on[qid]) {
+        fz_delete(f, false, qid);
+    }
+    for (int i = 1; i < NQ; i++) {
+        if (f->sq_on[i] && f->sq_cq[i] == qid) {
+            fz_delete(f, false, i);
+        }
+    }
+    if (f->cq_on[qid]) {
+        fz_delete(f, true, qid);
+    }
+}
+
+static void fz_ensure_ioq(Fz *f)
+{
+    if (f->dirty) {
+        fz_resync(f);
+    }
+    if (!f->c->q[IOQ].live) {
+        fz_free_qid(f, IOQ);
+        setup_io(f->c, IOQ);
+        f->sq_on[IOQ] = f->cq_on[IOQ] = true;
+        f->sq_cq[IOQ] = IOQ;
+        f->sq_size[IOQ] = f->cq_size[IOQ] = QDEPTH;
+    }
+}
+
+/* A random I/O command; half of them well formed (Read, Write with or
+ * without a placement directive, Write Zeroes, DSM, Flush, I/O
+ * Management Receive/Send with random fields). */
+static void fz_io_cmd(Fz *f, NvmeCmd *cmd)
+{
+    Ctrl *c = f->c;
+    uint64_t slba;
+
+    *cmd = mk(rb() ? rr(0, 0x20) : rr(0, 256),
+              rr(0, 8) ? 1 : PICK(0, 2, 0xffffffff, r32()),
+              fz_ptr(f), fz_ptr(f));
+    cmd->flags = rr(0, 8) ? 0 : r32();
+    cmd->cdw10 = cpu_to_le32(rb() ? r32() : rr(0, 64));
+    cmd->cdw11 = cpu_to_le32(rb() ? r32() : 0);
+    cmd->cdw12 = cpu_to_le32(rb() ? r32() : rr(0, 64));
+    cmd->cdw13 = cpu_to_le32(rb() ? r32() : 0);
+    cmd->cdw14 = cpu_to_le32(r32());
+    cmd->cdw15 = cpu_to_le32(r32());
+    if (rb()) {
+        return;
+    }
+    cmd->opcode = PICK(NVME_CMD_READ, NVME_CMD_WRITE, NVME_CMD_WRITE,
+                       NVME_CMD_WRITE, NVME_CMD_WRITE_ZEROES, NVME_CMD_DSM,
+                       NVME_CMD_FLUSH, NVME_CMD_IO_MGMT_RECV,
+                       NVME_CMD_IO_MGMT_SEND);
+    cmd->nsid = cpu_to_le32(1);
+    cmd->flags = 0;
+    cmd->dptr.prp1 = cpu_to_le64(rr(0, 8) ? c->buf + rr(0, 4) * PAGE
+                                          : fz_ptr(f));
+    cmd->dptr.prp2 = cpu_to_le64(rr(0, 8) ? f->list : fz_ptr(f));
+    slba = rr(0, 16) ? (uint64_t)rr(0, c->ns_blocks - 64)
+                     : PICK(c->ns_blocks - 1, c->ns_blocks, r64());
+    switch (cmd->opcode) {
+    case NVME_CMD_READ:
+    case NVME_CMD_WRITE:
+    case NVME_CMD_WRITE_ZEROES:
+        cmd->cdw10 = cpu_to_le32((uint32_t)slba);
+        cmd->cdw11 = cpu_to_le32(slba >> 32);
+        /* NLB, and for writes DTYPE (bits 23:20): 2 = data placement */
+        cmd->cdw12 = cpu_to_le32((rr(0, 8) ? rr(0, 64) : rr(0, 0x10000)) |
+                                 (rb() ? 2u << 20 :
+                                  rr(0, 8) ? 0 : (uint32_t)rr(0, 16) << 20));
+        /* DSPEC (bits 31:16): the namespace has 4 placement ids */
+        cmd->cdw13 = cpu_to_le32((uint32_t)(rr(0, 4) ? rr(0, 6)
+                                            : rr(0, 0x10000)) << 16);
+        break;
+    case NVME_CMD_DSM:
+        cmd->cdw10 = cpu_to_le32(rr(0, 4) ? rr(0, 4) : rr(0, 256));
+        cmd->cdw11 = cpu_to_le32(rr(0, 8) ? NVME_DSMGMT_AD : r32());
+        break;
+    case NVME_CMD_IO_MGMT_RECV:
+        /* MO (7:0) 1 = RUH status; NUMD in CDW11 */
+        cmd->cdw10 = cpu_to_le32((rr(0, 4) ? 1 : rr(0, 256)) |
+                                 (rr(0, 4) ? 0 : r32() & 0xffff0000));
+        cmd->cdw11 = cpu_to_le32(PICK(0, 1, 3, rr(0, 64), rr(0, 1024),
+                                      r32()));
+        break;
+    case NVME_CMD_IO_MGMT_SEND: {
+        /* MO 1 = RUH update, MOS (31:16) = ids - 1; the ids come from
+         * the data page */
+        uint16_t pids[8];
+        for (int i = 0; i < 8; i++) {
+            pids[i] = cpu_to_le16(rr(0, 4) ? rr(0, 4) : rr(0, 0x10000));
+        }
+        qtest_memwrite(c->qts, c->buf, pids, sizeof(pids));
+        cmd->dptr.prp1 = cpu_to_le64(rr(0, 4) ? c->buf : fz_ptr(f));
+        cmd->cdw10 = cpu_to_le32((rr(0, 4) ? 1 : rr(0, 256)) |
+                                 (uint32_t)(rr(0, 4) ? rr(0, 8)
+                                            : rr(0, 0x10000)) << 16);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Get Log Page with random id, length, offset, LSP, LSI, RAE, CSI. */
+static void fz_log_cmd(Fz *f, NvmeCmd *cmd)
+{
+    uint32_t numd = PICK(rr(0, 128), rr(0, 1024), rr(0, 0x8000), r32());
+    uint64_t lpo = PICK(0, rr(0, 128) * 4, rr(0, 2048) * 4, 512, 508,
+                        4096, r32() & ~3u, r32(), r64());
+
+    *cmd = mk(NVME_ADM_CMD_GET_LOG_PAGE,
+              rr(0, 4) ? 0xffffffff : PICK(0, 1, 2, r32()),
+              fz_ptr(f), fz_ptr(f));
+    cmd->cdw10 = cpu_to_le32(PICK(0x01, 0x02, 0x03, 0x05, 0x20, 0x21, 0x22,
+                                  0x23, 0xc0, 0xc1, rr(0, 256)) |
+                             (uint32_t)rr(0, 256) << 8 |   /* LSP, RAE */
+                             (numd & 0xffff) << 16);
+    cmd->cdw11 = cpu_to_le32(numd >> 16 |
+                             (uint32_t)(rr(0, 4) ? 1 : PICK(0, 2, r32()))
+                             << 16);                        /* LSI */
+    cmd->cdw12 = cpu_to_le32((uint32_t)lpo);
+    cmd->cdw13 = cpu_to_le32(lpo >> 32);
+    cmd->cdw14 = cpu_to_le32(rr(0, 4) ? 0 : r32());       /* CSI, UUID */
+}
+
+/* A random admin command (queue management and AER are separate
+ * actions: they change the driver's model). */
+static void fz_admin_cmd(Fz *f, NvmeCmd *cmd)
+{
+    static const uint8_t fids[] = {
+        0x01, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
+        0x1d, 0x1e,
+    };
+    uint8_t opc;
+
+    do {
+        opc = rb() ? PICK(NVME_ADM_CMD_IDENTIFY, NVME_ADM_CMD_GET_FEATURES,
+                          NVME_ADM_CMD_SET_FEATURES, NVME_ADM_CMD_ABORT,
+                          NVME_ADM_CMD_GET_LOG_PAGE, FEMU_ADM_CMD_CONTROL)
+                   : rr(0, 256);
+    } while (opc == NVME_ADM_CMD_CREATE_SQ || opc == NVME_ADM_CMD_CREATE_CQ ||
+             opc == NVME_ADM_CMD_DELETE_SQ || opc == NVME_ADM_CMD_DELETE_CQ ||
+             opc == NVME_ADM_CMD_ASYNC_EV_REQ ||
+             opc == NVME_ADM_CMD_DBBUF_CONFIG);
+    if (opc == NVME_ADM_CMD_GET_LOG_PAGE) {
+        fz_log_cmd(f, cmd);
+        return;
+    }
+    *cmd = mk(opc, rr(0, 4) ? PICK(0, 1) : PICK(2, 0xffffffff, r32()),
+              fz_ptr(f), fz_ptr(f));
+    cmd->flags = rr(0, 8) ? 0 : r32();
+    cmd->cdw10 = cpu_to_le32(rb() ? r32() : rr(0, 64));
+    cmd->cdw11 = cpu_to_le32(rb() ? r32() : rr(0, 64));
+    cmd->cdw12 = cpu_to_le32(rb() ? r32() : rr(0, 4));
+    cmd->cdw13 = cpu_to_le32(rb() ? r32() : 0);
+    cmd->cdw14 = cpu_to_le32(rb() ? r32() : 0);
+    cmd->cdw15 = cpu_to_le32(rb() ? r32() : 0);
+    switch (opc) {
+    case NVME_ADM_CMD_IDENTIFY:
+        cmd->cdw10 = cpu_to_le32(rr(0, 4) ? PICK(0, 1, 2, 3, 5, 6, 7, 8, 0x19,
+                                                 0x1c)
+                                          : r32());
+        cmd->cdw11 = cpu_to_le32(rb() ? 0 : r32());   /* CSI etc. */
+        break;
+    case NVME_ADM_CMD_GET_FEATURES:
+    case NVME_ADM_CMD_SET_FEATURES:
+        /* FID, SEL (get) / SV (set) */
+        cmd->cdw10 = cpu_to_le32((rr(0, 4) ? fids[rr(0, sizeof(fids))]
+                                           : rr(0, 256)) |
+                                 (rr(0, 4) ? 0 : (uint32_t)rr(0, 8) << 8) |
+                                 (rr(0, 8) ? 0 : 1u << 31));
+        if (rb()) {
+            /* FDP features: endurance group 1 / handle, NOET */
+            cmd->cdw11 = cpu_to_le32(rr(0, 4) | (uint32_t)rr(0, 8) << 16);
+            cmd->cdw12 = cpu_to_le32(rr(0, 4));
+            qtest_memset(f->c->qts, f->c->buf, rr(0, 4), 16);
+        }
+        break;
+    case FEMU_ADM_CMD_CONTROL:
+        /* 3 turns the built-in NAND times on, 4 off: both happen */
+        cmd->cdw10 = cpu_to_le32(rr(0, 8) ? rr(0, 9) : r32());
+        cmd->dptr.prp1 = cmd->dptr.prp2 = 0;
+        break;
+    }
+}
+
+/* Create a CQ or SQ with random fields (most refused); a created queue
+ * is the controller's, the driver never submits to it. */
+static void fz_create_random(Fz *f)
+{
+    bool cq = rb();
+    uint16_t qid = fz_qid();
+    uint32_t size = PICK(0, 1, 2, rr(2, QDEPTH + 1), 1024, 0xffff);
+    uint64_t addr = rr(0, 2) ? f->scratch + rr(0, 4) * PAGE : fz_ptr(f);
+    uint16_t other = fz_qid();  /* CQ id of an SQ, vector of a CQ */
+    uint16_t flags = rr(0, 8) ? 1 : rr(0, 0x10000);
+    NvmeCmd cmd = mk(cq ? NVME_ADM_CMD_CREATE_CQ : NVME_ADM_CMD_CREATE_SQ,
+                     0, addr, 0);
+    uint16_t st;
+
+    if (!cq && rb()) {
+        flags |= 1;
+    }
+    if (qid < NQ && qid && !(cq ? f->cq_on[qid] : f->sq_on[qid])) {
+        /* a queue attached to shadow doorbells starts from their values
+         * (never touch those of a queue that exists) */
+        shadow_db(f->c, qid, cq, 0);
+    }
+    cmd.cdw10 = cpu_to_le32((uint32_t)((size - 1) & 0xffff) << 16 | qid);
+    cmd.cdw11 = cpu_to_le32((uint32_t)other << 16 | flags);
+    st = fz_cmd(f, 0, &cmd, NULL);
+    if (st != NVME_SUCCESS) {
+        return;
+    }
+    if (qid == 0 || qid >= NQ || qid > FZ_QUEUES ||
+        (cq ? f->cq_on[qid] : f->sq_on[qid])) {
+        fz_fail(f, "create %s %u accepted", cq ? "CQ" : "SQ", qid);
+    }
+    if (cq) {
+        f->cq_on[qid] = true;
+        f->cq_size[qid] = size ? size : 0x10000;
+    } else {
+        if (other >= NQ || !f->cq_on[other]) {
+            fz_fail(f, "SQ %u created on CQ %u that does not exist", qid,
+                    other);
+        }
+        f->sq_on[qid] = true;
+        f->sq_cq[qid] = other;
+        f->sq_size[qid] = size ? size : 0x10000;
+    }
+}
+
+/* The driver's second queue pair (qid 2): created with random sizes,
+ * used for a few batches of random I/O, deleted -- sometimes while
+ * commands are in flight. */
+static void fz_churn(Fz *f)
+{
+    Ctrl *c = f->c;
+    Queue *q = &c->q[2];
+    uint32_t sqsize = rr(2, QDEPTH + 1), cqsize = rr(2, QDEPTH + 1);
+    bool ien = f->msix ? rb() : rr(0, 4) == 0;
+    uint16_t vec = f->msix && ien ? rr(0, FZ_QUEUES + 1) : 0;
+    int batches = rr(1, 6);
+    NvmeCmd cmd;
+
+    fz_free_qid(f, 2);
+    memset(q, 0, sizeof(*q));
+    q->sq = ring_page(c, 2, 0);
+    q->cq = ring_page(c, 2, 1);
+    q->sqsize = sqsize;
+    q->cqsize = cqsize;
+    q->phase = 1;
+    qtest_memset(c->qts, q->cq, 0, PAGE);
+    shadow_db(c, 2, 0, 0);
+    shadow_db(c, 2, 1, 0);
+    cmd = mk(NVME_ADM_CMD_CREATE_CQ, 0, q->cq, 0);
+    cmd.cdw10 = cpu_to_le32((cqsize - 1) << 16 | 2);
+    cmd.cdw11 = cpu_to_le32((uint32_t)vec << 16 | (ien ? 3 : 1));
+    if (fz_cmd(f, 0, &cmd, NULL) != NVME_SUCCESS) {
+        fz_fail(f, "create CQ 2 (size %u, vector %u) failed", cqsize, vec);
+    }
+    f->cq_on[2] = true;
+    f->cq_size[2] = cqsize;
+    cmd = mk(NVME_ADM_CMD_CREATE_SQ, 0, q->sq, 0);
+    cmd.cdw10 = cpu_to_le32((sqsize - 1) << 16 | 2);
+    cmd.cdw11 = cpu_to_le32(2 << 16 | 1);
+    if (fz_cmd(f, 0, &cmd, NULL) != NVME_SUCCESS) {
+        fz_fail(f, "create SQ 2 (size %u) failed", sqsize);
+    }
+    f->sq_on[2] = true;
+    f->sq_cq[2] = 2;
+    f->sq_size[2] = sqsize;
+    q->live = true;
+    f->churns++;
+    for (int b = 0; b < batches; b++) {
+        int k = rr(1, sqsize);
+        uint16_t first = c->cid + 1;
+        uint64_t seen = 0;
+        bool last = b == batches - 1;
+
+        for (int i = 0; i < k; i++) {
+            fz_io_cmd(f, &cmd);
+            submit(c, 2, &cmd);
+        }
+        if (last && rb()) {
+            /* Delete SQ with commands in flight (Base 2.0, 5.6): those
+             * fetched complete (maybe as aborted), then the CQ goes */
+            g_usleep(rr(0, 2000));
+            fz_delete(f, false, 2);
+            while (reap(c, 2, &(NvmeCqe){0}, 200 * 1000)) {
+                /* drained */
+            }
+            fz_delete(f, true, 2);
+            return;
+        }
+        for (int i = 0; i < k; i++) {
+            NvmeCqe cqe;
+            uint16_t d;
+
+            if (!reap(c, 2, &cqe, TIMEOUT_US)) {
+                fz_fail(f, "queue 2: %d of %d commands never completed",
+                        k - i, k);
+            }
+            d = le16_to_cpu(cqe.cid) - first;
+            if (d >= k || (seen >> d & 1)) {
+                fz_fail(f, "queue 2: unexpected cid %u",
+                        le16_to_cpu(cqe.cid));
+            }
+            seen |= 1ull << d;
+            f->cmds++;
+        }
+    }
+    fz_delete(f, false, 2);
+    fz_delete(f, true, 2);
+}
+
+/* Random doorbell and register writes. */
+static void fz_mmio(Fz *f)
+{
+    Ctrl *c = f->c;
+    int kind = rr(0, 8);
+
+    if (kind < 5) {
+        /* doorbells: existing or not, values inside or beyond the queue */
+        uint16_t qid = rr(0, 8) ? rr(0, NQ) : rr(0, 1024);
+        bool cq = rb();
+        uint32_t val = PICK(rr(0, 4), rr(0, QDEPTH), QDEPTH, QDEPTH + 1,
+                            0xffff, 0x10000, r32());
+        uint64_t off = DB(qid, cq);
+
+        if (off + 4 > c->bar_size) {
+            off = c->bar_size - 4 * rr(1, 4);
+        }
+        if (qid == 0 ? val < QDEPTH :
+            qid < NQ && (cq ? f->cq_on[qid] : f->sq_on[qid]) &&
+            val < (cq ? f->cq_size[qid] : f->sq_size[qid])) {
+            /* a valid doorbell the driver did not mean: the controller
+             * runs whatever the ring holds; the model is lost */
+            f->dirty = true;
+            f->dirties++;
+        }
+        wr32(c, off, val);
+    } else if (kind == 5) {
+        /* registers other than CC: read-only ones, reserved, INTMS/C,
+         * admin queue attributes (used at the next enable) */
+        uint64_t off = rr(0, 0x1000 / 4) * 4;
+
+        if (off == NVME_REG_CC) {
+            off = NVME_REG_INTMS;
+        }
+        wr32(c, off, r32());
+        if (off == NVME_REG_AQA || off == NVME_REG_ASQ ||
+            off == NVME_REG_ASQ + 4 || off == NVME_REG_ACQ ||
+            off == NVME_REG_ACQ + 4) {
+            /* ctrl_enable programs them again */
+        }
+    } else if (kind == 6) {
+        /* reads anywhere, also misaligned and past the registers */
+        uint64_t off = rr(0, c->bar_size);
+        rd32(c, off & ~3ull);
+        qpci_io_readw(c->dev, c->bar, off & ~1ull);
+        qpci_io_readb(c->dev, c->bar, off);
+    } else {
+        /* narrow and misaligned writes to registers and doorbells */
+        uint64_t off = rr(0, 0x1000 + 8 * NQ);
+        if (off == NVME_REG_CC || off == NVME_REG_CC + 1 ||
+            off == NVME_REG_CC + 2 || off == NVME_REG_CC + 3) {
+            off = 0;
+        }
+        if (rb()) {
+            qpci_io_writeb(c->dev, c->bar, off, r32());
+        } else {
+            qpci_io_writew(c->dev, c->bar, off & ~1ull, r32());
+        }
+    }
+}
+
+/* Doorbell Buffer Config with good and bad pages (Base 2.0, 5.8). */
+static void fz_dbbuf(Fz *f)
+{
+    Ctrl *c = f->c;
+    uint64_t pool[] = {
+        /* not data pages 0-1: the health check compares them, and the
+         * controller writes event indexes into the EIS page */
+        f->shadow[0], f->shadow[1], c->buf + rr(2, 16) * PAGE,
+        f->scratch + rr(0, 4) * PAGE, FZ_FAR, f->shadow[0] + 4 * rr(1, 1024),
+        0, c->bar.addr, FZ_RAM_END - PAGE, FZ_RAM_END,
+    };
+    uint64_t dbs = rr(0, 4) ? f->shadow[rr(0, 2)] : pool[rr(0, 10)];
+    uint64_t eis = rr(0, 4) ? f->shadow[rr(0, 2)] : pool[rr(0, 10)];
+    bool ok_dbs = dbs && !(dbs & (PAGE - 1)) && dbs < FZ_RAM_END;
+    bool ok_eis = eis && !(eis & (PAGE - 1)) && eis < FZ_RAM_END;
+    NvmeCmd cmd = mk(NVME_ADM_CMD_DBBUF_CONFIG, 0, dbs, eis);
+    uint16_t st;
+
+    if (dbs == f->shadow[0] || dbs == f->shadow[1]) {
+        /* the shadow doorbells start as the MMIO ones are now */
+        qtest_memset(c->qts, dbs, 0, PAGE);
+        for (int i = 1; i < NQ; i++) {
+            uint32_t v[2] = { cpu_to_le32(c->q[i].tail),
+                              cpu_to_le32(c->q[i].head) };
+            if (c->q[i].live) {
+                qtest_memwrite(c->qts, dbs + 8 * i, v, sizeof(v));
+            }
+        }
+    }
+    st = fz_cmd(f, 0, &cmd, NULL);
+    if (st != (ok_dbs && ok_eis ? NVME_SUCCESS : NVME_INVALID_FIELD)) {
+        fz_fail(f, "Doorbell Buffer Config 0x%" PRIx64 " 0x%" PRIx64
+                ": status 0x%x", dbs, eis, st);
+    }
+    if (st != NVME_SUCCESS) {
+        return;
+    }
+    if ((dbs == f->shadow[0] || dbs == f->shadow[1]) && eis != dbs) {
+        c->dbs = dbs;
+        c->eis = eis;
+        /* the event index page may be a data page: the controller
+         * writes it; keep the PRP list out of its way */
+    } else {
+        /* doorbells read from a page the driver does not keep */
+        c->dbs = 0;
+        f->dirty = true;
+        f->dirties++;
+    }
+}
+
+/* Asynchronous Event Request: stays outstanding until an event. */
+static void fz_aer(Fz *f)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_ASYNC_EV_REQ, 0, 0, 0);
+
+    if (f->c->naer == ARRAY_SIZE(f->c->aer_cid)) {
+        return;
+    }
+    submit(f->c, 0, &cmd);
+    f->c->aer_cid[f->c->naer++] = f->c->cid;
+    /* more than AERL + 1 outstanding: Asynchronous Event Request Limit
+     * Exceeded; the next command's wait sees it */
+}
+
+/* Disable / enable / shutdown / failed enable / NSSR / bus master off,
+ * mostly with commands in flight. */
+static void fz_reset(Fz *f)
+{
+    Ctrl *c = f->c;
+    int kind = rr(0, 7);
+    int inflight = rr(0, QDEPTH - 1);
+
+    fz_ensure_ioq(f);
+    for (int i = 0; i < inflight; i++) {
+        NvmeCmd cmd;
+        fz_io_cmd(f, &cmd);
+        submit(c, IOQ, &cmd);
+    }
+    if (rb()) {
+        NvmeCmd cmd;
+        fz_admin_cmd(f, &cmd);
+        submit(c, 0, &cmd);
+    }
+    g_usleep(rr(0, 3) ? 0 : rr(0, 2000));
+    switch (kind) {
+    case 0:
+    case 1:
+        /* CC.EN 1 -> 0 -> 1 */
+        break;
+    case 2: {
+        /* normal or abrupt shutdown: CSTS.SHST reaches 2 (3.6.2) */
+        uint32_t cc = rd32(c, NVME_REG_CC);
+        wr32(c, NVME_REG_CC, cc | (uint32_t)rr(1, 3) << 14);
+        if (!wait_csts(c, 3 << 2, 2 << 2)) {
+            fz_fail(f, "shutdown did not complete (CSTS 0x%x)",
+                    rd32(c, NVME_REG_CSTS));
+        }
+        break;
+    }
+    case 3: {
+        /* an enable the controller must refuse with CSTS.CFS (3.5.1) */
+        wr32(c, NVME_REG_CC, 0);
+        if (!wait_csts(c, 1, 0)) {
+            fz_fail(f, "CC.EN=0 did not clear CSTS.RDY");
+        }
+        switch (rr(0, 5)) {
+        case 0:
+            wr64(c, NVME_REG_ASQ, rb() ? 0 : c->q[0].sq + 8);
+            wr32(c, NVME_REG_CC, 1 | 6 << 16 | 4 << 20);
+            break;
+        case 1:
+            wr64(c, NVME_REG_ACQ, rb() ? FZ_FAR : c->bar.addr);
+            wr32(c, NVME_REG_CC, 1 | 6 << 16 | 4 << 20);
+            break;
+        case 2:
+            wr32(c, NVME_REG_AQA, 0);
+            wr32(c, NVME_REG_CC, 1 | 6 << 16 | 4 << 20);
+            break;
+        case 3:
+            wr32(c, NVME_REG_CC, 1 | 6 << 16 | 4 << 20 | rr(1, 16) << 7);
+            break;
+        default:
+            wr32(c, NVME_REG_CC, 1 | 6 << 16 | 4 << 20 | rr(1, 8) << 11);
+            break;
+        }
+        if (!wait_csts(c, 3, 2)) {
+            fz_fail(f, "bad enable: CSTS 0x%x, want CFS and not RDY",
+                    rd32(c, NVME_REG_CSTS));
+        }
+        break;
+    }
+    case 4:
+        /* a random CC value: anything may happen but a crash */
+        wr32(c, NVME_REG_CC, r32());
+        g_usleep(rr(0, 1000));
+        break;
+    case 5: {
+        /* bus mastering off: no DMA, no completions; back on, reset */
+        uint16_t pcmd = qpci_config_readw(c->dev, PCI_COMMAND);
+        qpci_config_writew(c->dev, PCI_COMMAND, pcmd & ~PCI_COMMAND_MASTER);
+        for (int i = 0; i < 4; i++) {
+            NvmeCmd cmd;
+            fz_io_cmd(f, &cmd);
+            submit(c, IOQ, &cmd);
+        }
+        wr32(c, DB(0, 0), c->q[0].tail);
+        g_usleep(rr(0, 3000));
+        qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
+        break;
+    }
+    default: {
+        /* NVM Subsystem Reset: not supported, ignored (CAP.NSSRS 0);
+         * then the in-flight commands are reaped normally */
+        wr32(c, NVME_REG_NSSR, rb() ? 0x4e564d65 : r32());
+        for (int i = 0; i < inflight; i++) {
+            NvmeCqe cqe;
+            if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
+                fz_fail(f, "after NSSR: %d of %d I/O never completed",
+                        inflight - i, inflight);
+            }
+        }
+        f->dirty = true;        /* the admin command, if any */
+        return;
+    }
+    }
+    fz_resync(f);
+}
+
+static void fz_msix(Fz *f)
+{
+    uint8_t cap = qpci_find_capability(f->c->dev, PCI_CAP_ID_MSIX, 0);
+    uint16_t v;
+
+    g_assert(cap);
+    v = qpci_config_readw(f->c->dev, cap + PCI_MSIX_FLAGS);
+    f->msix = !f->msix;
+    qpci_config_writew(f->c->dev, cap + PCI_MSIX_FLAGS,
+                       f->msix ? v | PCI_MSIX_FLAGS_ENABLE
+                               : v & ~PCI_MSIX_FLAGS_ENABLE);
+}
+
+static void test_random_chaos(void)
+{
+    const char *steps_env = getenv("FEMU_QTEST_CHAOS_STEPS");
+    const char *secs_env = getenv("FEMU_QTEST_FUZZ_SECONDS");
+    long steps = steps_env ? atol(steps_env) : 1000;
+    int64_t until = secs_env ? g_get_monotonic_time() +
+                    (int64_t)atol(secs_env) * G_USEC_PER_SEC : 0;
+    static const char *const policies[] = {
+        "greedy", "fifo", "random", "cost-benefit", "d-choice",
+    };
+    g_autofree char *opts = NULL;
+    Fz fz = {}, *f = &fz;
+    Ctrl *c;
+
+    fz_init("random-chaos");
+    /* the device configuration comes from the seed too */
+    opts = g_strdup_printf("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
+                           "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"
+                           "op_pcent=%d,subsys=fdp0,gc_policy=%s,"
+                           "hot_cold_sep=%s,secsz=%d,mdts=%d,pollers=%d",
+                           (int)PICK(30, 50, 100), policies[rr(0, 5)],
+                           rb() ? "on" : "off", (int)PICK(512, 4096),
+                           (int)PICK(1, 3, 5, 7), (int)PICK(1, 2));
+    g_test_message("random-chaos: -device femu,%s", opts);
+    c = ctrl_start(opts);
+    f->c = c;
+    f->list = guest_alloc(&c->qs->alloc, PAGE);
+    f->shadow[0] = guest_alloc(&c->qs->alloc, PAGE);
+    f->shadow[1] = guest_alloc(&c->qs->alloc, PAGE);
+    f->scratch = guest_alloc(&c->qs->alloc, 4 * PAGE);
+    fz_fill_list(f);
+    f->sq_on[IOQ] = f->cq_on[IOQ] = true;
+    f->sq_cq[IOQ] = IOQ;
+    f->sq_size[IOQ] = f->cq_size[IOQ] = QDEPTH;
+
+    for (f->step = 0; until ? g_get_monotonic_time() < until
+                            : f->step < steps; f->step++) {
+        int a = rr(0, 100);
+        NvmeCmd cmd;
+
+        if (f->dirty) {
+            fz_note(f, "resync");
+            g_usleep(rr(0, 3) ? 0 : rr(0, 3000));
+            fz_resync(f);
+            continue;
+        }
+        if (a < 28) {
+            fz_note(f, "io");
+            fz_ensure_ioq(f);
+            if (rb()) {
+                fz_io_cmd(f, &cmd);
+                fz_cmd(f, IOQ, &cmd, NULL);
+            } else {
+                /* a batch, completed in any order */
+                int k = rr(2, QDEPTH);
+                uint16_t first = c->cid + 1;
+                uint64_t seen = 0;
+                for (int i = 0; i < k; i++) {
+                    fz_io_cmd(f, &cmd);
+                    submit(c, IOQ, &cmd);
+                }
+                for (int i = 0; i < k; i++) {
+                    NvmeCqe cqe;
+                    uint16_t d;
+                    if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
+                        fz_fail(f, "I/O batch: %d of %d never completed",
+                                k - i, k);
+                    }
+                    d = le16_to_cpu(cqe.cid) - first;
+                    if (d >= k || (seen >> d & 1)) {
+                        fz_fail(f, "I/O batch: unexpected cid %u (batch "
+                                "%u..%u, SQ %u, SQ head %u, status 0x%x)",
+                                le16_to_cpu(cqe.cid), first, first + k - 1,
+                                le16_to_cpu(cqe.sq_id),
+                                le16_to_cpu(cqe.sq_head),
+                                le16_to_cpu(cqe.status) >> 1);
+                    }
+                    seen |= 1ull << d;
+                    f->cmds++;
+                }
+            }
+        } else if (a < 45) {
+            fz_note(f, "admin");
+            fz_admin_cmd(f, &cmd);
+            fz_cmd(f, 0, &cmd, NULL);
+        } else if (a < 55) {
+            fz_note(f, "get-log-page");
+            fz_log_cmd(f, &cmd);
+            fz_cmd(f, 0, &cmd, NULL);
+        } else if (a < 62) {
+            fz_note(f, "queue-churn");
+            fz_churn(f);
+        } else if (a < 70) {
+            fz_note(f, rb() ? "create-random" : "delete-random");
+            if (!strcmp(f->hist[f->step % FZ_HIST], "create-random")) {
+                fz_create_random(f);
+            } else {
+                fz_delete(f, rb(), fz_qid());
+            }
+        } else if (a < 80) {
+            fz_note(f, "mmio");
+            fz_mmio(f);
+        } else if (a < 84) {
+            fz_note(f, "dbbuf");
+            fz_dbbuf(f);
+        } else if (a < 88) {
+            fz_note(f, "aer");
+            fz_aer(f);
+        } else if (a < 95) {
+            fz_note(f, "reset");
+            fz_reset(f);
+        } else if (a < 97) {
+            fz_note(f, "msix");
+            fz_msix(f);
+        } else {
+            fz_note(f, "prp-list-refill");
+            fz_fill_list(f);
+        }
+        if (!f->dirty) {
+            fz_check_cfs(f);
+        }
+        if (f->step % 64 == 63) {
+            fz_ensure_ioq(f);
+            health(c);
+        }
+    }
+    fz_ensure_ioq(f);
+    g_test_message("random-chaos: %d steps, %" PRIu64 " commands completed "
+                   "(%" PRIu64 " with an error status), %" PRIu64 " resets, "
+                   "%" PRIu64 " model losses, %" PRIu64 " queue churns, AER: "
+                   "%" PRIu64 " events, %" PRIu64 " over the limit",
+                   f->step, f->cmds, f->errs, f->resets, f->dirties,
+                   f->churns, c->aer_done, c->aer_limit);
+    ctrl_stop(c);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -943,6 +2039,8 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/dsm", test_dsm);
     qtest_add_func("/femu/fdp", test_fdp);
     qtest_add_func("/femu/cq-full", test_cq_full);
+    qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
+    qtest_add_func("/femu/random-chaos", test_random_chaos);
     return g_test_run();
 }

@@ -6,8 +6,8 @@ root=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd -P)}
 bdir=${FEMU_BUILD_DIR:-$root/build-femu}
 qemu=${FEMU_QEMU:-$bdir/qemu-system-x86_64}
 
-qtest_group() { # qtest_group NAME
-    local name=$1 bin=$bdir/tests/qtest/femu-test out
+qtest_group() { # qtest_group NAME [TIMEOUT_S (default 300)]
+    local name=$1 limit=${2:-300} bin=$bdir/tests/qtest/femu-test out
     if [ ! -f "$bdir/build.ninja" ] || [ ! -x "$qemu" ]; then
         echo "SKIP: no QEMU build in $bdir (run make qemu)"; exit 77
     fi
@@ -20,7 +20,7 @@ qtest_group() { # qtest_group NAME
     out=$(flock /tmp/femu-build.lock ninja -C "$bdir" tests/qtest/femu-test 2>&1) || {
         printf '%s\n' "$out" | tail -30; echo "FAIL: building femu-test"; exit 1; }
     cd "$bdir" || exit 1
-    QTEST_QEMU_BINARY=$qemu timeout -k 10 300 "$bin" --tap -k -p "/x86_64/femu/$name" 2>&1 |
+    QTEST_QEMU_BINARY=$qemu timeout -k 10 "$limit" "$bin" --tap -k -p "/x86_64/femu/$name" 2>&1 |
         grep -v "^# starting QEMU\|Default NIC"
     local rc=${PIPESTATUS[0]}
     [ "$rc" -eq 0 ] || echo "FAIL: femu-test /x86_64/femu/$name exited with $rc"
