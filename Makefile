@@ -8,8 +8,9 @@
 # distclean; tables (SCALE=scaled|full: regenerate the tutorials' tables,
 # scripts/tables/regen.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
 # tests/fuzz/fuzz-ftl.sh); asan (a second QEMU build in build-asan/ with
-# ASan + UBSan, and the FTL with both in build-asan-ftl/, then the suites
-# ASAN_SUITES against them; not part of check: it costs a full QEMU build);
+# ASan + UBSan, and the FTL with both in build-asan-ftl/); check-asan (asan,
+# then the suites ASAN_SUITES against it: unit, config, qtest, fuzz replay
+# and the femu/FDP guest tests; not part of check: see tests/fuzz/README.md);
 # check-valgrind (every qtest group with QEMU under valgrind memcheck: any
 # invalid access makes QEMU exit 99, which fails the group; about 5 min).  Variables: BUILD_DIR (default build-femu), SIM_DIR (build),
 # CONFIGURE_FLAGS (passed to ./configure), SUITES (for check: tests/run SUITES).
@@ -69,33 +70,45 @@ clean:
 distclean:
 	rm -rf $(SIM_DIR) $(BUILD_DIR) $(dir $(BUILD_DIR)).$(notdir $(BUILD_DIR))-qemu-src
 
-# --- robustness (tests/fuzz, sanitizers) ---------------------------------
+# --- robustness (tests/fuzz, tests/qtest, sanitizers) -----------------------
 FUZZ_SECONDS ?= 600
 ASAN_DIR ?= build-asan
 ASAN_SIM_DIR ?= build-asan-ftl
-ASAN_SUITES ?= meson config qtest fuzz
+# What check-asan runs against the sanitizer builds: the FTL unit tests
+# (meson), the configuration table, every qtest group (random-chaos and
+# random-commands included), the FTL fuzz replay, and the guest tests of
+# the femu device and of FDP.  tests/fuzz/README.md has the time it takes.
+ASAN_SUITES ?= meson config qtest fuzz \
+	$(sort $(wildcard tests/guest/femu-*.t tests/guest/fdp-*.t))
+# QEMU leaks a little at exit by design (LSan off); ASan aborts and UBSan
+# stops at the first report, so a finding fails the test that caused it
+# (QEMU's exit status is checked by every suite).
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 fuzz-ftl:
 	tests/fuzz/fuzz-ftl.sh $(FUZZ_SECONDS)
 
-# QEMU leaks a little at exit by design (LSan off); UBSan stops at the
-# first report so a finding fails the test that caused it.
-asan: check-asan
-check-asan:
+# A second QEMU build (ASan + UBSan) in $(ASAN_DIR) and the FTL with both in
+# $(ASAN_SIM_DIR).  Its own build dir: it does not take the build-femu lock;
+# ninja rebuilds whatever changed in hw/femu since the last run.
+asan:
 	test -f $(ASAN_DIR)/build.ninja || ./configure --build-dir=$(ASAN_DIR) \
 		$(CONFIGURE_FLAGS) -- --enable-asan --enable-ubsan
-	nice ninja -C $(ASAN_DIR) qemu-system-x86_64 tests/qtest/femu-test
+	nice -n 10 ninja -C $(ASAN_DIR) qemu-system-x86_64 tests/qtest/femu-test
 	test -f $(ASAN_SIM_DIR)/build.ninja || meson setup $(ASAN_SIM_DIR) \
 		-Db_sanitize=address,undefined -Db_lundef=false
-	ninja -C $(ASAN_SIM_DIR)
-	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	FEMU_BUILD_DIR=$(CURDIR)/$(ASAN_DIR) FEMU_SIM_DIR=$(CURDIR)/$(ASAN_SIM_DIR) \
-		tests/run $(ASAN_SUITES)
+	nice -n 10 ninja -C $(ASAN_SIM_DIR)
+
+# Not part of check (a full second QEMU build, and slow tests).
+check-asan: asan guest
+	$(ASAN_ENV) FEMU_BUILD_DIR=$(CURDIR)/$(ASAN_DIR) \
+	FEMU_QEMU=$(CURDIR)/$(ASAN_DIR)/qemu-system-x86_64 \
+	FEMU_SIM_DIR=$(CURDIR)/$(ASAN_SIM_DIR) tests/run $(ASAN_SUITES)
 
 check-valgrind: $(BUILD_DIR)/build.ninja
 	flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64 tests/qtest/femu-test
-	cd $(BUILD_DIR) && FEMU_QTEST_RANDOM_CMDS=2000 \
+	cd $(BUILD_DIR) && FEMU_QTEST_RANDOM_CMDS=2000 FEMU_QTEST_CHAOS_STEPS=300 \
 	QTEST_QEMU_BINARY="valgrind -q --error-exitcode=99 ./qemu-system-x86_64" \
 		tests/qtest/femu-test --tap -k
 
