@@ -108,7 +108,7 @@ static uint64_t ring_page(Ctrl *c, int qid, int which)
 }
 
 /* Disable, program the admin queue, enable (Base 2.0, 3.5.1). */
-static void ctrl_enable(Ctrl *c)
+static void ctrl_enable_sized(Ctrl *c, uint16_t asqs, uint16_t acqs)
 {
     Queue *a = &c->q[0];
 
@@ -124,12 +124,19 @@ static void ctrl_enable(Ctrl *c)
     qtest_memset(c->qts, a->cq, 0, PAGE);
     a->phase = 1;
     a->live = true;
-    wr32(c, NVME_REG_AQA, (QDEPTH - 1) << 16 | (QDEPTH - 1));
+    a->sqsize = asqs;
+    a->cqsize = acqs;
+    wr32(c, NVME_REG_AQA, (uint32_t)(acqs - 1) << 16 | (asqs - 1));
     wr64(c, NVME_REG_ASQ, a->sq);
     wr64(c, NVME_REG_ACQ, a->cq);
     /* IOSQES 6 (64 B), IOCQES 4 (16 B), MPS 0 (4 KiB), NVM command set */
     wr32(c, NVME_REG_CC, 1 | 6 << 16 | 4 << 20);
     g_assert(wait_csts(c, 1, 1));
+}
+
+static void ctrl_enable(Ctrl *c)
+{
+    ctrl_enable_sized(c, QDEPTH, QDEPTH);
 }
 
 /* With shadow doorbells configured, the controller takes I/O queue
@@ -1273,7 +1280,10 @@ static void fz_resync(Fz *f)
 {
     Ctrl *c = f->c;
 
-    ctrl_enable(c);
+    /* admin queues of random sizes; the CQ must hold what may complete
+     * at once: 4 AERs (AERL + 1), 2 over the limit (fz_aer), a command */
+    ctrl_enable_sized(c, rr(0, 2) ? QDEPTH : rr(2, QDEPTH + 1),
+                      rr(0, 2) ? QDEPTH : rr(8, QDEPTH + 1));
     memset(f->sq_on, 0, sizeof(f->sq_on));
     memset(f->cq_on, 0, sizeof(f->cq_on));
     f->dirty = false;
@@ -1662,7 +1672,7 @@ static void fz_mmio(Fz *f)
         if (off + 4 > c->bar_size) {
             off = c->bar_size - 4 * rr(1, 4);
         }
-        if (qid == 0 ? val < QDEPTH :
+        if (qid == 0 ? val < (cq ? c->q[0].cqsize : c->q[0].sqsize) :
             qid < NQ && (cq ? f->cq_on[qid] : f->sq_on[qid]) &&
             val < (cq ? f->cq_size[qid] : f->sq_size[qid])) {
             /* a valid doorbell the driver did not mean: the controller
@@ -1761,8 +1771,8 @@ static void fz_aer(Fz *f)
 {
     NvmeCmd cmd = mk(NVME_ADM_CMD_ASYNC_EV_REQ, 0, 0, 0);
 
-    if (f->c->naer == ARRAY_SIZE(f->c->aer_cid)) {
-        return;
+    if (f->c->naer >= 6) {
+        return;     /* keep the admin CQ from overflowing (fz_resync) */
     }
     submit(f->c, 0, &cmd);
     f->c->aer_cid[f->c->naer++] = f->c->cid;
