@@ -7,6 +7,7 @@
 #
 # Usage: bench/device/run.sh [ROUNDS]   (default 2: A B A B)
 # Env:   FEMU_RUN_ARGS  extra scripts/femu-run options (e.g. --accel kvm)
+#        PHASES         "perf rss" (default), or one of them
 #        RSS_MEM        guest memory of the RSS boots (default 1G; both
 #                       devices get the same guest, so FEMU's share is the
 #                       difference of the two RSS figures)
@@ -33,7 +34,9 @@ run_one() {   # KIND PHASE TAG DEVICE-ARGS...
     while IFS= read -r line; do
         case $line in
         idle-start|rss-sample)
-            pid=$(pgrep -f -- "qemu-system-x86_64 .*-name $name" | head -1)
+            # QEMU itself, not the runner (whose arguments may name the
+            # binary too, e.g. FEMU_RUN_ARGS="--qemu .../qemu-system-x86_64")
+            pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
             t0=$(cpu_ticks "$pid"); w0=$(date +%s.%N) ;;
         idle-end)
             t1=$(cpu_ticks "$pid"); w1=$(date +%s.%N)
@@ -50,16 +53,21 @@ median() { sort -n | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else pri
 get() { grep -h "^result $2 " "$OUT"/$1-*.log | awk '{print $3}' | median; }
 
 echo "# $(date -u +%FT%TZ) $(uname -n) rounds=$ROUNDS; logs in $OUT"
+PHASES=${PHASES:-perf rss}
+RSS_MEM=${RSS_MEM:-1G}
 for r in $(seq "$ROUNDS"); do
+    [[ " $PHASES " == *" perf "* ]] || break
     run_one femu perf femu-$r "${FEMU_DEV[@]}"
     run_one nvme perf nvme-$r "${NVME_DEV[@]}"
 done
-RSS_MEM=${RSS_MEM:-1G}
+if [[ " $PHASES " == *" rss "* ]]; then
 MEMOPT=$RSS_MEM
 run_one femu rss rssfemu-1 -device femu,serial=bench,nchs=8,luns_per_ch=8,blks_per_pl=320,devsz_mb=16384,pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0
 run_one nvme rss rssnvme-1 -blockdev null-co,node-name=nul0,size=17179869184,read-zeroes=on -device nvme,serial=bench,drive=nul0
 MEMOPT=
+fi
 
+if [[ " $PHASES " == *" perf "* ]]; then
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 echo
 printf '%-28s %14s %14s %8s\n' metric femu nvme femu/nvme
@@ -82,8 +90,11 @@ for t in nand0 default; do
         done
     done
 done
+fi
+if [[ " $PHASES " == *" rss "* ]]; then
 echo
 rf=$(get rssfemu rss_kib) rn=$(get rssnvme rss_kib)
 echo "host RSS, 16 GiB device, 1 GiB written, guest memory $RSS_MEM (KiB):"
 printf '  %-34s %12s\n' "QEMU process with femu" "$rf" "QEMU process with nvme (null-co)" "$rn" \
     "FEMU's share (difference)" "$(awk -v a="$rf" -v b="$rn" 'BEGIN{ if (a != "" && b != "") print a - b; else print "n/a" }')"
+fi
