@@ -1,0 +1,46 @@
+#!/bin/bash
+# scripts/tutorials/lib.sh on the host (no guest, a second): the sizes the
+# tutorial scripts accept (one size() for all four), NAME=VALUE arguments,
+# and that every tutorial script finds lib.sh beside it or says what to
+# copy when it is missing.
+set -u
+ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+T=$ROOT/scripts/tutorials
+fail() { echo "FAIL: $*"; exit 1; }
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+# size(): fio's binary suffixes, bytes, and Nx = N times the namespace
+got=$(bash -c 'ME=t; . "$1"; NS_BYTES=26843136
+    for v in 4096 4k 4K 4kb 4KiB 128m 128MiB 2g 1t 2x 0.5x 2.5x; do printf "%s=%s " "$v" "$(size "$v")"; done' _ "$T/lib.sh")
+want="4096=4096 4k=4096 4K=4096 4kb=4096 4KiB=4096 128m=134217728 128MiB=134217728 2g=2147483648 1t=1099511627776 2x=53686272 0.5x=13421568 2.5x=67107840 "
+[ "$got" = "$want" ] || fail "size(): got '$got', want '$want'"
+for bad in 1.5g abc 4q -4k x; do
+    out=$(bash -c 'ME=t; . "$1"; NS_BYTES=4096; size "$2"; echo "returned"' _ "$T/lib.sh" "$bad" 2>&1) &&
+        fail "size '$bad' was accepted: $out"
+    grep -q "^t: size '$bad'" <<<"$out" || fail "size '$bad': no message naming it: $out"
+    grep -q returned <<<"$out" && fail "size '$bad' did not stop the script"
+done
+
+# NAME=VALUE arguments become variables; anything else is refused
+got=$(bash -c 'ME=t; . "$1"; tut_args AGE=2x ZIPF=1.2; echo "$AGE $ZIPF"' _ "$T/lib.sh") || fail "tut_args failed"
+[ "$got" = "2x 1.2" ] || fail "tut_args: got '$got'"
+out=$(bash -c 'ME=t; . "$1"; tut_args AGE=1 NOPE; echo returned' _ "$T/lib.sh" 2>&1) && fail "tut_args took NOPE"
+grep -q "^t: unknown argument 'NOPE'" <<<"$out" || fail "tut_args: $out"
+
+# every tutorial script uses the shared helpers, not its own copies
+for s in waf-run lat-run fdp-run first-ssd; do
+    grep -q '\. "\$_lib"' "$T/$s.sh" || fail "$s.sh does not source lib.sh"
+    grep -Eq '^(size|c0|die|ctl)\(\)' "$T/$s.sh" && fail "$s.sh defines its own copy of a lib.sh helper"
+    # --help works where lib.sh is beside the script (the guest's case)
+    cp "$T/$s.sh" "$T/lib.sh" "$d/"
+    (cd / && bash "$d/$s.sh" --help) | grep -q "^$s.sh: " || fail "$s.sh --help beside lib.sh"
+    # and without lib.sh it says what to copy
+    mkdir -p "$d/alone"
+    cp "$T/$s.sh" "$d/alone/"
+    out=$(cd "$d/alone" && bash "$s.sh" 2>&1) && fail "$s.sh ran without lib.sh"
+    grep -q "lib.sh not found.*copy the whole scripts/tutorials/ directory" <<<"$out" ||
+        fail "$s.sh without lib.sh: $out"
+    rm -rf "$d/alone" "$d/$s.sh"
+done
+echo "lib.sh: all checks passed"
