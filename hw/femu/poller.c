@@ -283,7 +283,6 @@ static void femu_poller_signal(FemuPoller *p)
     if (p->irq_due_ns != INT64_MAX) {
         femu_lat_record(&p->n->lat_irq, get_clock() - p->irq_due_ns);
         p->irq_due_ns = INT64_MAX;
-        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
     }
 }
 
