@@ -3,8 +3,8 @@
  *
  * Pages: 01h error information, 02h SMART / health, 03h firmware slot,
  * 05h commands supported and effects, C0h FTL counters (SPEC 2.5),
- * C1h completion lateness (docs/log-pages.md), and the FDP pages 20h-23h through
- * fdp.c.  Offsets (LPO) and partial reads work on every page.
+ * C1h completion lateness (docs/log-pages.md), and the FDP pages 20h-23h
+ * through fdp.c.  Offsets (LPO) and partial reads work on every page.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later

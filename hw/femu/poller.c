@@ -12,8 +12,9 @@
  * Adaptive waiting: after the last progress the poller spins for a short
  * while (FEMU_SPIN_IDLE_NS: a QD1 guest soon submits its next command), and
  * it also spins when the next completion is due within twice its wake
- * margin (adaptive, see FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on an eventfd (kicked by MMIO doorbells) with a
- * timeout of the next due time.  Before sleeping it publishes event
+ * margin (adaptive, see FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on
+ * an eventfd (kicked by MMIO doorbells) with a timeout of the next due
+ * time minus the wake margin.  Before sleeping it publishes event
  * indexes so that a guest using shadow doorbells rings the MMIO doorbell
  * for new work.  An idle device therefore costs no host CPU.
  *
