@@ -2,8 +2,9 @@
 # Device benchmarks: FEMU (femu_mode=1, NAND times 0) against QEMU's own
 # nvme device in the same QEMU binary, alternating A B A B (ROUNDS pairs),
 # medians and ratios.  Also host CPU of an idle guest, completion lateness
-# (log page C1h, built-in NAND times) and host RSS with a 16 GiB FEMU
-# device after 1 GiB written.
+# (log page C1h v2 percentiles, QD1 and QD32, NAND times 0 and built-in)
+# and host RSS with a 16 GiB FEMU device after 1 GiB written (whole process
+# and FEMU's share against the nvme run with the same guest).
 #
 # Usage: bench/device/run.sh [ROUNDS]   (default 2: A B A B)
 # Env:   FEMU_RUN_ARGS  extra scripts/femu-run options (e.g. --accel kvm)
