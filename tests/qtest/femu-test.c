@@ -949,7 +949,8 @@ static void test_bus_master_reset(void)
 
 /*
  * The fuzz groups draw from their own generator, seeded from
- * FEMU_QTEST_SEED when set, else from g_test's (random per run).  The
+ * FEMU_QTEST_SEED when set and not empty, else from g_test's (random per
+ * run; tests/qtest/femu-random-*.t fix a seed for make check).  The
  * seed is printed first; a replay repeats the same command sequence
  * (QEMU's thread timing is not replayed, so a race may need a few runs).
  */
@@ -960,7 +961,8 @@ static void fz_init(const char *group)
 {
     const char *env = getenv("FEMU_QTEST_SEED");
 
-    fz_seed = env ? (uint32_t)strtoul(env, NULL, 0) : g_test_rand_int();
+    fz_seed = env && *env ? (uint32_t)strtoul(env, NULL, 0)
+                          : g_test_rand_int();
     if (fz_rng) {
         g_rand_free(fz_rng);
     }
