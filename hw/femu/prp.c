@@ -108,6 +108,15 @@ uint16_t femu_dma_prp(FemuCtrl *n, uint64_t prp1, uint64_t prp2,
     }
     list = prp2;
     nents = (psz - (list & (psz - 1))) / sizeof(uint64_t);
+    if (!nents) {
+        /*
+         * A list that starts in the last dword of a page has no whole
+         * entry in it.  Without this check k below was 0 and "k - 1"
+         * data entries wrapped around: a read past ents[] (UBSan in
+         * tests/qtest's random-chaos, seed 2973283625).
+         */
+        return NVME_INVALID_PRP_OFFSET | NVME_DNR;
+    }
     while (len) {
         uint64_t needed = DIV_ROUND_UP(len, psz);
         uint64_t k = MIN(nents, needed);

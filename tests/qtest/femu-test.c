@@ -468,6 +468,19 @@ static void test_prp(void)
     qtest_memwrite(c->qts, list, e, 2 * sizeof(e[0]));
     g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, 24, c->buf, list), ==,
                     NVME_INVALID_PRP_OFFSET);
+    /* a list that starts in the last dword of its page holds no whole
+     * entry (regression: the device read past its entry array, found by
+     * random-chaos under UBSan, seed 2973283625).  A good 3-page read
+     * first, so that stale entries would make the bad one "work". */
+    e[0] = cpu_to_le64(c->buf + PAGE);
+    e[1] = cpu_to_le64(c->buf + 2 * PAGE);
+    qtest_memwrite(c->qts, list, e, 2 * sizeof(e[0]));
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, 24, c->buf, list), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, 24, c->buf, list + PAGE - 4),
+                    ==, NVME_INVALID_PRP_OFFSET);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, 24, c->buf, list + PAGE - 4),
+                    ==, NVME_INVALID_PRP_OFFSET);
     /* the list itself outside RAM, or not qword aligned */
     g_assert_cmphex(rw(c, NVME_CMD_READ, 0, 24, c->buf, far), ==,
                     NVME_DATA_TRAS_ERROR);
