@@ -65,24 +65,10 @@ if [ ${#need[@]} -gt 0 ]; then
         die "apt-get install ${need[*]} failed"
 fi
 
-# The mirror comes from this machine's apt configuration; the repository
-# never names a host.
-mirror() {
-    if [ -n "${FEMU_DEBIAN_MIRROR:-}" ]; then echo "$FEMU_DEBIAN_MIRROR"; return; fi
-    local f u
-    for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
-        [ -r "$f" ] || continue
-        u=$(awk 'tolower($1)=="uris:" { for (i=2;i<=NF;i++) if ($i !~ /security/) { print $i; exit } }' "$f")
-        [ -n "$u" ] && { echo "$u"; return; }
-    done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -r "$f" ] || continue
-        u=$(awk '$1=="deb" { for (i=2;i<=NF;i++) { if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; continue } if ($i !~ /security/) { print $i; exit } else break } }' "$f")
-        [ -n "$u" ] && { echo "$u"; return; }
-    done
-    die "no Debian mirror found in /etc/apt (set FEMU_DEBIAN_MIRROR)"
-}
-MIRROR=$(mirror)
+# The mirror comes from this machine's apt configuration (configure's
+# femu_mirror); the repository never names a host.
+. "$(dirname "$0")/../graft/lib.sh"
+MIRROR=${FEMU_DEBIAN_MIRROR:-$(femu_mirror)}
 
 mkdir -p "$D"
 exec 9>"$D/.lock"
