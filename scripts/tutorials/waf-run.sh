@@ -71,14 +71,20 @@ echo "waf-run: dev=$DEV ns_bytes=$NS_BYTES fill_bs=$FILL_BS age=$AGE measure=$ME
 
 LAST_WAF=""
 phase() { # phase NAME BYTES FIO-ARGS...
-    local nm=$1 bytes=$2 b a t0 t1 dh dg dp w
+    local nm=$1 bytes=$2 b a t0 t1 dh dg dp w out wrote
     shift 2
     b=($(c0)) || die "reading C0h failed"
+    out=$(mktemp) || die "mktemp failed"
     t0=$(date +%s.%N)
     fio --name="$nm" --filename="$DEV" --direct=1 --ioengine="$ENGINE" \
         --iodepth="$IODEPTH" --size="$NS_BYTES" --io_size="$bytes" \
-        --group_reporting --eta=never --output=/dev/null "$@" || die "fio failed in phase $nm"
+        --group_reporting --eta=never --output-format=json --output="$out" "$@" ||
+        { rm -f "$out"; die "fio failed in phase $nm"; }
     t1=$(date +%s.%N)
+    # a phase is only meaningful if fio wrote all it was asked to
+    wrote=$(awk '/"write" *:/ { w = 1 } w && /"io_bytes" *:/ { gsub(/[^0-9]/, "", $0); print; exit }' "$out")
+    rm -f "$out"
+    [ "$wrote" = "$bytes" ] || die "fio wrote ${wrote:-?} of $bytes bytes in phase $nm"
     a=($(c0)) || die "reading C0h failed"
     dh=$(( a[1] - b[1] )) dg=$(( a[2] - b[2] )) dp=$(( a[3] - b[3] ))
     w=1000
