@@ -416,10 +416,20 @@ static const Property femu_props[] = {
  * `-device femu,help` shows these next to each property's default: what
  * it is, its unit and its limits (checked at realize, see docs/properties.md).
  */
-static const struct {
+typedef struct FemuPropDesc {
     const char *name;
     const char *desc;
-} femu_prop_descs[] = {
+} FemuPropDesc;
+
+static void femu_set_prop_descs(ObjectClass *oc, const FemuPropDesc *d,
+                                size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        object_class_property_set_description(oc, d[i].name, d[i].desc);
+    }
+}
+
+static const FemuPropDesc femu_prop_descs[] = {
     { "femu_mode", "1 = BlackBox SSD (device-side FTL, GC, NAND timing), "
                    "2 = NoSSD (no FTL, no delays); others are refused" },
     { "nchs", "NAND channels (1..)" },
@@ -459,10 +469,7 @@ static const struct {
                 "before this controller" },
 };
 
-static const struct {
-    const char *name;
-    const char *desc;
-} femu_subsys_prop_descs[] = {
+static const FemuPropDesc femu_subsys_prop_descs[] = {
     { "fdp", "Flexible Data Placement on the controllers that link here "
              "(on/off; needs femu_mode=1)" },
     { "fdp.nruh", "reclaim unit handles = placement ids 0..nruh-1 (1..256 "
@@ -490,10 +497,7 @@ static void femu_class_init(ObjectClass *oc, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD)";
     device_class_set_props(dc, femu_props);
-    for (size_t i = 0; i < ARRAY_SIZE(femu_prop_descs); i++) {
-        object_class_property_set_description(oc, femu_prop_descs[i].name,
-                                              femu_prop_descs[i].desc);
-    }
+    femu_set_prop_descs(oc, femu_prop_descs, ARRAY_SIZE(femu_prop_descs));
     device_class_set_legacy_reset(dc, femu_pci_reset);
     dc->vmsd = &femu_vmstate;
     /* the pollers and the store are set up for the VM's lifetime */
@@ -533,11 +537,8 @@ static void femu_subsys_class_init(ObjectClass *oc, void *data)
     dc->realize = femu_subsys_realize;
     dc->desc = "FEMU NVM subsystem (Flexible Data Placement settings)";
     device_class_set_props(dc, femu_subsys_props);
-    for (size_t i = 0; i < ARRAY_SIZE(femu_subsys_prop_descs); i++) {
-        object_class_property_set_description(oc,
-                                              femu_subsys_prop_descs[i].name,
-                                              femu_subsys_prop_descs[i].desc);
-    }
+    femu_set_prop_descs(oc, femu_subsys_prop_descs,
+                        ARRAY_SIZE(femu_subsys_prop_descs));
 }
 
 static const TypeInfo femu_subsys_info = {
