@@ -4,8 +4,9 @@
 #
 #   scripts/run-guest-ssh.sh                       # interactive login
 #   scripts/run-guest-ssh.sh sudo nvme list        # one command
-#   scripts/run-guest-ssh.sh --copy scripts/tutorials/waf-run.sh \
-#       sudo bash waf-run.sh AGE=4g MEASURE=4g     # copy files, then run
+#   scripts/run-guest-ssh.sh --copy scripts/tutorials \
+#       sudo bash tutorials/waf-run.sh AGE=4g MEASURE=4g   # copy, then run
+#   (copy the whole directory: the tutorial scripts need its lib.sh)
 #
 # Environment:
 #   SSH_PORT=8080   the port run-blackbox.sh forwards to the guest's port 22
@@ -13,8 +14,8 @@
 #   WAIT=300        seconds to wait for the guest's SSH server (it may
 #                   still be booting); 0: do not wait
 #   SSH_OPTS        extra ssh options, e.g. "-i ~/.ssh/femu_key"
-# Options: --copy FILE (repeatable): copy FILE into the guest user's home
-# directory first (scp).  The guest's host key is not recorded: every boot
+# Options: --copy FILE (repeatable; a directory is copied whole): copy FILE
+# into the guest user's home directory first (scp -r).  The guest's host key is not recorded: every boot
 # of a VM image is a fresh host as far as this script cares.
 set -euo pipefail
 ME=run-guest-ssh
