@@ -490,6 +490,7 @@ static void femu_class_init(ObjectClass *oc, void *data)
 
     pc->realize = femu_realize;
     pc->exit = femu_exit;
+    pc->config_write = femu_pci_config_write;   /* regs.c */
     pc->vendor_id = FEMU_PCI_VENDOR_ID;
     pc->device_id = FEMU_PCI_DEVICE_ID;
     pc->class_id = PCI_CLASS_STORAGE_EXPRESS;

@@ -15,8 +15,9 @@
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
- * which never take the BQL: they only touch guest RAM (checked to be RAM
- * before use), the store, the FTL (under ftl_lock) and their own queues
+ * which never take the BQL while they hold a FEMU lock: they only touch
+ * guest RAM (femu_dma_read/write: RAM or nothing, in one step), the
+ * store, the FTL (under ftl_lock) and their own queues
  * (under FemuPoller.lock).  Interrupts are raised from a bottom half.
  *
  * Copyright (c) 2026 FEMU developers
@@ -128,6 +129,11 @@ typedef struct FemuSQ {
     uint64_t ei_addr;
     FemuCQ *cq;
     FemuPoller *poller;     /* NULL for the admin SQ */
+    /* the last fetch failed (ring unreachable): no work until the tail
+     * or n->dma_gen changes (femu_sq_tail); owner thread only */
+    bool stalled;
+    uint32_t stall_tail;
+    uint32_t stall_gen;
 } FemuSQ;
 
 /* A completion waiting for its emulated time. */
@@ -228,6 +234,10 @@ struct FemuCtrl {
     bool irq_pending;       /* some CQ has irq_pending set by a poller */
     uint32_t intms;
 
+    /* bumped by PCI config writes (bus mastering, BARs): stalled SQs
+     * retry their fetch (atomic) */
+    uint32_t dma_gen;
+
     /* Doorbell Buffer Config (NVMe 2.0 5.8): shadow doorbells */
     uint64_t dbbuf_dbs;
     uint64_t dbbuf_eis;
@@ -287,6 +297,8 @@ void femu_irq_schedule(FemuCQ *cq);
 void femu_irq_bh(void *opaque);
 void femu_irq_flush(FemuCtrl *n);
 void femu_irq_update_pin(FemuCtrl *n);
+void femu_pci_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                           int len);
 
 /* queues.c */
 FemuCQ *femu_cq_new(FemuCtrl *n, uint16_t cqid, uint64_t addr, uint32_t size,
@@ -303,9 +315,15 @@ void femu_sq_set_eventidx(FemuSQ *sq);
 void femu_cq_set_eventidx(FemuCQ *cq);
 void femu_dbbuf_attach(FemuCtrl *n, FemuSQ *sq);
 void femu_queues_free_all(FemuCtrl *n);
+bool femu_cq_head_valid(FemuCQ *cq, uint32_t head);
+bool femu_sq_tail_valid(FemuSQ *sq, uint32_t tail);
 
 /* prp.c */
 bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest);
+bool femu_dma_read(FemuCtrl *n, uint64_t addr, void *buf, uint64_t len);
+bool femu_dma_write(FemuCtrl *n, uint64_t addr, const void *buf, uint64_t len);
+bool femu_dma_write_ordered(FemuCtrl *n, uint64_t addr, const void *buf,
+                            uint64_t len);
 uint16_t femu_dma_prp(FemuCtrl *n, uint64_t prp1, uint64_t prp2,
                       uint8_t *buf, uint64_t len, bool to_guest);
 uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,

@@ -13,9 +13,11 @@
 
 /*
  * True when [addr, addr + len) is guest RAM as seen by the device's bus
- * master address space.  Pollers run without the BQL, so they must never
- * reach MMIO (which would take the BQL and could deadlock a reset that
- * waits for them): every address the guest hands over is checked here.
+ * master address space now.  Used to validate what the host hands over
+ * (queue and shadow doorbell addresses) so that it gets an error status;
+ * it protects nothing by itself: the guest can remap memory later, so
+ * every access goes through femu_dma_read()/femu_dma_write() below,
+ * which check and access in one step.
  */
 bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest)
 {
@@ -44,20 +46,127 @@ bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest)
     return true;
 }
 
+/*
+ * The only way FEMU touches guest memory (rings, shadow doorbells, PRP
+ * lists and data).  Each piece is translated once, and accessed through
+ * that same translation inside one RCU read section, and only if it is
+ * memory the device can access directly (memory_access_is_direct: RAM;
+ * not MMIO, not unassigned memory, not ROM for a write, not a RAM device
+ * BAR).  Anything else fails without being touched.  So a poller never
+ * runs an MMIO handler and never needs the BQL, whatever the guest does
+ * meanwhile: with pci_dma_read() after a femu_dma_is_ram() check (two
+ * steps), bus mastering turned off between them sent the access to
+ * unassigned MMIO, which takes the BQL, while the poller held its lock,
+ * and a reset holding the BQL waited for that lock (tests/fuzz/README.md).
+ *
+ * Reads copy from the RAM block.  Writes go through address_space_map()/
+ * address_space_unmap(): unmap marks the pages dirty (migration, VGA)
+ * and, under TCG, invalidates code translated from them, which a plain
+ * memcpy would not.  A write target that is not direct RAM is mapped as
+ * a bounce buffer, recognised as such (no RAM block holds it) and
+ * unmapped with an access length of 0, which writes nothing.
+ */
+bool femu_dma_read(FemuCtrl *n, uint64_t addr, void *buf, uint64_t len)
+{
+    AddressSpace *as = pci_get_address_space(PCI_DEVICE(n));
+    MemTxAttrs attrs = MEMTXATTRS_UNSPECIFIED;
+    uint8_t *p = buf;
+
+    if (addr + len < addr) {
+        return false;
+    }
+    /* like pci_dma_read(): the guest's earlier writes are visible */
+    smp_mb();
+    RCU_READ_LOCK_GUARD();
+    while (len) {
+        hwaddr xlat, l = len;
+        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &l,
+                                                   false, attrs);
+
+        if (!l || !memory_access_is_direct(mr, false, attrs)) {
+            return false;
+        }
+        memcpy(p, qemu_map_ram_ptr(mr->ram_block, xlat), l);
+        addr += l;
+        p += l;
+        len -= l;
+    }
+    return true;
+}
+
+/* Map [addr, addr + *len) of guest RAM for writing (*len may shrink). */
+static void *femu_map_ram_for_write(AddressSpace *as, uint64_t addr,
+                                    hwaddr *len)
+{
+    ram_addr_t off;
+    void *p = address_space_map(as, addr, len, true, MEMTXATTRS_UNSPECIFIED);
+
+    if (p && !memory_region_from_host(p, &off)) {
+        address_space_unmap(as, p, *len, true, 0);
+        return NULL;
+    }
+    return p;
+}
+
+/*
+ * Write len bytes to guest RAM.  With ordered, the last dword becomes
+ * visible after the rest (a CQE's phase tag, which the host polls:
+ * NVMe 2.0 4.2.4); it must then lie in one mapping.
+ */
+static bool femu_dma_write_full(FemuCtrl *n, uint64_t addr, const void *buf,
+                                uint64_t len, bool ordered)
+{
+    AddressSpace *as = pci_get_address_space(PCI_DEVICE(n));
+    const uint8_t *p = buf;
+
+    if (addr + len < addr) {
+        return false;
+    }
+    smp_mb();
+    while (len) {
+        hwaddr l = len;
+        uint8_t *host = femu_map_ram_for_write(as, addr, &l);
+
+        if (!host) {
+            return false;
+        }
+        if (ordered) {
+            if (l != len || len < 4) {
+                address_space_unmap(as, host, l, true, 0);
+                return false;
+            }
+            memcpy(host, p, len - 4);
+            smp_wmb();
+            memcpy(host + len - 4, p + len - 4, 4);
+        } else {
+            memcpy(host, p, l);
+        }
+        address_space_unmap(as, host, l, true, l);
+        addr += l;
+        p += l;
+        len -= l;
+    }
+    return true;
+}
+
+bool femu_dma_write(FemuCtrl *n, uint64_t addr, const void *buf, uint64_t len)
+{
+    return femu_dma_write_full(n, addr, buf, len, false);
+}
+
+bool femu_dma_write_ordered(FemuCtrl *n, uint64_t addr, const void *buf,
+                            uint64_t len)
+{
+    return femu_dma_write_full(n, addr, buf, len, true);
+}
+
 static uint16_t femu_dma_seg(FemuCtrl *n, uint64_t addr, uint8_t *buf,
                              uint64_t len, bool to_guest)
 {
-    MemTxResult r;
+    bool ok = to_guest ? femu_dma_write(n, addr, buf, len)
+                       : femu_dma_read(n, addr, buf, len);
 
-    if (!femu_dma_is_ram(n, addr, len, to_guest)) {
-        return NVME_DATA_TRAS_ERROR | NVME_DNR;
-    }
-    if (to_guest) {
-        r = pci_dma_write(PCI_DEVICE(n), addr, buf, len);
-    } else {
-        r = pci_dma_read(PCI_DEVICE(n), addr, buf, len);
-    }
-    return r == MEMTX_OK ? NVME_SUCCESS : NVME_DATA_TRAS_ERROR | NVME_DNR;
+    return ok ? NVME_SUCCESS : NVME_DATA_TRAS_ERROR | NVME_DNR;
 }
 
 /*
@@ -123,9 +232,7 @@ uint16_t femu_dma_prp(FemuCtrl *n, uint64_t prp1, uint64_t prp2,
         bool chain = needed > nents;
         uint64_t ndata = chain ? k - 1 : k;
 
-        if (!femu_dma_is_ram(n, list, k * sizeof(uint64_t), false) ||
-            pci_dma_read(PCI_DEVICE(n), list, ents, k * sizeof(uint64_t))
-            != MEMTX_OK) {
+        if (!femu_dma_read(n, list, ents, k * sizeof(uint64_t))) {
             return NVME_DATA_TRAS_ERROR | NVME_DNR;
         }
         for (uint64_t i = 0; i < ndata; i++) {

@@ -100,19 +100,17 @@ void femu_dbbuf_attach(FemuCtrl *n, FemuSQ *sq)
 
 /*
  * Pollers hold their lock while they touch the rings and the shadow
- * doorbells.  Those were RAM when the host set them up, but the host can
- * turn bus mastering off (or remap) later: the access would then go to
- * MMIO (unassigned memory), which takes the BQL -- and a controller reset
- * holds the BQL while it waits for the pollers' locks: a deadlock
- * (found by tests/qtest's random-chaos group).  So check for RAM before
- * every such access; what is not RAM now is treated like a failed DMA.
+ * doorbells, and a controller reset (under the BQL) waits for that lock,
+ * so these accesses must never need the BQL: femu_dma_read/write (prp.c)
+ * touch RAM only and fail on anything else, in one step.  The host may
+ * turn bus mastering off (or remap memory) at any time: a failure is
+ * treated like a bus that refuses the transfer.
  */
 static bool femu_read_u32(FemuCtrl *n, uint64_t addr, uint32_t *val)
 {
     uint32_t v;
 
-    if (!femu_dma_is_ram(n, addr, sizeof(v), false) ||
-        pci_dma_read(PCI_DEVICE(n), addr, &v, sizeof(v)) != MEMTX_OK) {
+    if (!femu_dma_read(n, addr, &v, sizeof(v))) {
         return false;
     }
     *val = le32_to_cpu(v);
@@ -123,19 +121,21 @@ static void femu_write_u32(FemuCtrl *n, uint64_t addr, uint32_t val)
 {
     uint32_t v = cpu_to_le32(val);
 
-    if (femu_dma_is_ram(n, addr, sizeof(v), true)) {
-        pci_dma_write(PCI_DEVICE(n), addr, &v, sizeof(v));
-    }
+    femu_dma_write(n, addr, &v, sizeof(v));
 }
 
-/* The host's latest SQ tail: shadow doorbell if configured, else MMIO. */
-uint32_t femu_sq_tail(FemuSQ *sq)
+/* The host's latest SQ tail, shadow doorbell if configured, else MMIO. */
+static uint32_t femu_sq_tail_raw(FemuSQ *sq)
 {
     uint32_t tail;
 
-    if (sq->db_addr && femu_read_u32(sq->n, sq->db_addr, &tail)) {
-        /* a tail beyond the queue is ignored, like an MMIO one */
-        if (tail < sq->size) {
+    if (sq->db_addr) {
+        /*
+         * A tail beyond the queue is ignored, like an MMIO one; a shadow
+         * doorbell that cannot be read now (bus mastering off) shows no
+         * new work: the MMIO tail may be behind what was fetched.
+         */
+        if (femu_read_u32(sq->n, sq->db_addr, &tail) && tail < sq->size) {
             return tail;
         }
         return sq->head;
@@ -143,12 +143,75 @@ uint32_t femu_sq_tail(FemuSQ *sq)
     return qatomic_read(&sq->tail);
 }
 
+/*
+ * The SQ tail the poller works to.  After a fetch failed (the ring is
+ * not reachable: bus mastering off, memory remapped), the SQ shows no
+ * work until the host writes another tail or writes PCI config space
+ * (femu_pci_config_write bumps n->dma_gen and kicks the pollers):
+ * otherwise a poller would retry the fetch in a busy loop.
+ */
+uint32_t femu_sq_tail(FemuSQ *sq)
+{
+    uint32_t tail = femu_sq_tail_raw(sq);
+
+    if (sq->stalled) {
+        if (tail == sq->stall_tail &&
+            qatomic_read(&sq->n->dma_gen) == sq->stall_gen) {
+            return sq->head;
+        }
+        sq->stalled = false;
+    }
+    return tail;
+}
+
+/*
+ * A new CQ head may only consume completions the controller posted: it
+ * lies between the last head and the tail, inclusive (NVMe 2.0 base
+ * spec, Figure "Asynchronous Event Information - Error Status", 01h
+ * Invalid Doorbell Write Value).  Called with cq->lock held, so that a
+ * completion being posted is either counted or not yet visible.
+ */
+bool femu_cq_head_valid(FemuCQ *cq, uint32_t head)
+{
+    uint32_t old = cq->head;
+
+    return head < cq->size &&
+           (head + cq->size - old) % cq->size <=
+           (cq->tail + cq->size - old) % cq->size;
+}
+
+/*
+ * A new MMIO SQ tail may not move back into entries the controller has
+ * not fetched, nor onto its head while entries are pending: either
+ * would make the queue more than full (same figure, 01h).  head is the
+ * controller's fetch position; whatever the host knows of it came from
+ * a CQE posted after head moved, so an old read only errs towards
+ * accepting.  Queues with shadow doorbells are not checked here: their
+ * tail lives in the shadow buffer and the MMIO value may lag behind it.
+ */
+bool femu_sq_tail_valid(FemuSQ *sq, uint32_t tail)
+{
+    uint32_t head = qatomic_read(&sq->head);
+    uint32_t old = qatomic_read(&sq->tail);
+
+    if (tail >= sq->size) {
+        return false;
+    }
+    if (sq->db_addr || old == head) {
+        return true;
+    }
+    return (tail + sq->size - head) % sq->size >=
+           (old + sq->size - head) % sq->size;
+}
+
+/* The latest CQ head; a shadow value that is not valid is ignored.
+ * Called with cq->lock held. */
 static uint32_t femu_cq_head(FemuCQ *cq)
 {
     uint32_t head;
 
     if (cq->db_addr && femu_read_u32(cq->n, cq->db_addr, &head) &&
-        head < cq->size) {
+        femu_cq_head_valid(cq, head)) {
         qatomic_set(&cq->head, head);
     }
     return qatomic_read(&cq->head);
@@ -168,27 +231,36 @@ void femu_sq_set_eventidx(FemuSQ *sq)
 void femu_cq_set_eventidx(FemuCQ *cq)
 {
     if (cq->ei_addr) {
-        femu_write_u32(cq->n, cq->ei_addr, femu_cq_head(cq));
+        uint32_t head;
+
+        qemu_mutex_lock(&cq->lock);
+        head = femu_cq_head(cq);
+        qemu_mutex_unlock(&cq->lock);
+        femu_write_u32(cq->n, cq->ei_addr, head);
     }
 }
 
 /* Fetch the entry at sq->head if there is one; advances head. */
 bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd)
 {
-    uint64_t addr;
+    /* read before the attempt: a config write after it retries */
+    uint32_t gen = qatomic_read(&sq->n->dma_gen);
+    uint32_t tail = femu_sq_tail(sq);
 
-    if (sq->head == femu_sq_tail(sq)) {
+    if (sq->head == tail) {
         return false;
     }
-    addr = sq->dma_addr + ((uint64_t)sq->head << FEMU_SQES);
-    if (!femu_dma_is_ram(sq->n, addr, sizeof(*cmd), false) ||
-        pci_dma_read(PCI_DEVICE(sq->n), addr, cmd, sizeof(*cmd)) !=
-        MEMTX_OK) {
-        /* the ring was RAM at creation (see femu_read_u32); treat a
-         * failure as an empty SQ */
+    if (!femu_dma_read(sq->n, sq->dma_addr + ((uint64_t)sq->head << FEMU_SQES),
+                       cmd, sizeof(*cmd))) {
+        /* the ring was RAM at creation: show no work until that may
+         * have changed (femu_sq_tail) */
+        sq->stalled = true;
+        sq->stall_tail = tail;      /* femu_sq_tail gave the raw tail */
+        sq->stall_gen = gen;
         return false;
     }
-    sq->head = (sq->head + 1) % sq->size;
+    /* atomic: the MMIO doorbell checks read it (femu_sq_tail_valid) */
+    qatomic_set(&sq->head, (sq->head + 1) % sq->size);
     return true;
 }
 
@@ -217,19 +289,13 @@ bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
     cqe.cid = cid;              /* already little-endian, from the SQE */
     cqe.status = cpu_to_le16((status << 1) | cq->phase);
     addr = cq->dma_addr + ((uint64_t)cq->tail << FEMU_CQES);
-    if (!femu_dma_is_ram(n, addr, sizeof(cqe), true)) {
+    /* the host polls the phase tag in the last dword: written last */
+    if (!femu_dma_write_ordered(n, addr, &cqe, sizeof(cqe))) {
         /* no DMA to the ring now (see femu_read_u32): the entry is lost,
          * as on a bus that refuses the write; a reset recovers */
         qemu_mutex_unlock(&cq->lock);
         return true;
     }
-    /*
-     * The host polls the phase tag in the last dword: write the first
-     * three dwords, then the one with the phase tag.
-     */
-    pci_dma_write(PCI_DEVICE(n), addr, &cqe, 12);
-    smp_wmb();
-    pci_dma_write(PCI_DEVICE(n), addr + 12, (uint8_t *)&cqe + 12, 4);
     cq->tail++;
     if (cq->tail == cq->size) {
         cq->tail = 0;

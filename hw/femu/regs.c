@@ -115,7 +115,7 @@ void femu_ctrl_reset(FemuCtrl *n)
     n->naer_queued = 0;
     n->aer_mask = 0;
     n->nq_set = false;
-    n->feat_arbitration = 0;
+    n->feat_arbitration = NVME_ARB_AB_NOLIMIT;  /* = Get Features default */
     n->feat_power_mgmt = 0;
     n->temp_thresh_hi = 343;   /* 70 C: the warning threshold (WCTEMP) */
     n->temp_thresh_lo = 0;
@@ -124,6 +124,7 @@ void femu_ctrl_reset(FemuCtrl *n)
     n->feat_int_coalescing = 0;
     n->feat_write_atomicity = 0;
     n->feat_async_config = 0;
+    memset(n->ivc_cd_clear, 0, sizeof(n->ivc_cd_clear));
     n->intms = 0;
     femu_fdp_ctrl_reset(n);
     if (n->irq_level) {
@@ -229,10 +230,29 @@ static void femu_doorbell_invalid_register(FemuCtrl *n, uint32_t qid,
                    NVME_LOG_ERROR_INFO);
 }
 
+/*
+ * A doorbell write with a value the controller cannot accept: ignored,
+ * and reported as an Error asynchronous event "Invalid Doorbell Write
+ * Value" (NVMe 2.0 5.2, Figure "Asynchronous Event Information - Error
+ * Status", 01h): a head or tail at or beyond the queue size, a CQ head
+ * that would consume completions not posted yet (femu_cq_head_valid), an
+ * SQ tail that would make the queue more than full (femu_sq_tail_valid).
+ */
+static void femu_doorbell_invalid_value(FemuCtrl *n, uint32_t qid,
+                                        bool is_cq, uint32_t val,
+                                        const char *why)
+{
+    trace_femu_doorbell_bad(qid, is_cq, val, why);
+    femu_aer_event(n, NVME_AER_TYPE_ERROR,
+                   NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                   NVME_LOG_ERROR_INFO);
+}
+
 static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
 {
     uint32_t qid = (off - 0x1000) >> 3;
     bool is_cq = (off >> 2) & 1;
+    bool valid;
 
     if (!NVME_CSTS_RDY(qatomic_read(&n->bar.csts))) {
         /* no admin queue to report on: a disabled controller ignores it */
@@ -252,14 +272,22 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
             return;
         }
         if (val >= cq->size) {
-            /* 5.2.1: Invalid Doorbell Write Value, reported by AER */
-            trace_femu_doorbell_bad(qid, true, val, "head beyond size");
-            femu_aer_event(n, NVME_AER_TYPE_ERROR,
-                           NVME_AER_INFO_ERR_INVALID_DB_VALUE,
-                           NVME_LOG_ERROR_INFO);
+            femu_doorbell_invalid_value(n, qid, true, val,
+                                        "head beyond size");
             return;
         }
-        qatomic_set(&cq->head, val);
+        /* under cq->lock: a CQE being posted is counted or not visible */
+        qemu_mutex_lock(&cq->lock);
+        valid = femu_cq_head_valid(cq, val);
+        if (valid) {
+            qatomic_set(&cq->head, val);
+        }
+        qemu_mutex_unlock(&cq->lock);
+        if (!valid) {
+            femu_doorbell_invalid_value(n, qid, true, val,
+                                        "head past the posted entries");
+            return;
+        }
         if (qatomic_read(&cq->full)) {
             femu_pollers_kick_all(n);
         }
@@ -273,10 +301,13 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
             return;
         }
         if (val >= sq->size) {
-            trace_femu_doorbell_bad(qid, false, val, "tail beyond size");
-            femu_aer_event(n, NVME_AER_TYPE_ERROR,
-                           NVME_AER_INFO_ERR_INVALID_DB_VALUE,
-                           NVME_LOG_ERROR_INFO);
+            femu_doorbell_invalid_value(n, qid, false, val,
+                                        "tail beyond size");
+            return;
+        }
+        if (!femu_sq_tail_valid(sq, val)) {
+            femu_doorbell_invalid_value(n, qid, false, val,
+                                        "tail into unfetched entries");
             return;
         }
         qatomic_set(&sq->tail, val);
@@ -287,6 +318,27 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
             smp_mb();
             femu_poller_kick(sq->poller);
         }
+    }
+}
+
+/*
+ * PCI config space writes (BQL held).  Bus mastering turned back on, or
+ * a BAR moved off a ring, may make a queue reachable again that a fetch
+ * gave up on (femu_sq_fetch marks it stalled so that its poller sleeps
+ * instead of retrying in a loop): bump the generation the stall was
+ * recorded in and wake the pollers and the admin queue to retry.
+ */
+void femu_pci_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                           int len)
+{
+    FemuCtrl *n = FEMU(pdev);
+
+    pci_default_write_config(pdev, addr, val, len);
+    /* a full barrier: pairs with the poller's check before it sleeps */
+    qatomic_inc(&n->dma_gen);
+    femu_pollers_kick_all(n);
+    if (n->admin_bh) {
+        qemu_bh_schedule(n->admin_bh);
     }
 }
 
