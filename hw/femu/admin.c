@@ -112,7 +112,12 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.acl = 3;
     id.aerl = FEMU_AERL;
     id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
-    id.lpa = NVME_LPA_CSE | NVME_LPA_EXTENDED;
+    /*
+     * LPA (5.17.2.1): bit 0, the SMART / Health log page per namespace.
+     * With one namespace its counters are the controller's, so NSID 1
+     * and FFFFFFFFh (or 0) read the same page.
+     */
+    id.lpa = NVME_LPA_NS_SMART | NVME_LPA_CSE | NVME_LPA_EXTENDED;
     id.elpe = FEMU_ELPE;
     id.npss = 0;
     id.wctemp = cpu_to_le16(343);
@@ -176,7 +181,14 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
     case NVME_ID_CNS_NS:
     case NVME_ID_CNS_CS_NS:
     case NVME_ID_CNS_CS_IND_NS:
-        if (nsid != 1 && nsid != NVME_NSID_BROADCAST) {
+        /*
+         * NSID FFFFFFFFh asks for the capabilities common to all
+         * namespaces, which only a controller with Namespace Management
+         * reports; without it (OACS bit 3 = 0) the command is aborted
+         * with Invalid Namespace or Format (NVMe 2.0 5.17.2.1, CNS 00h).
+         * Other NSIDs than 1 are invalid here (NN = 1, 3.2.1.2).
+         */
+        if (nsid != 1) {
             return NVME_INVALID_NSID | NVME_DNR;
         }
         if (c->cns == NVME_ID_CNS_CS_NS && c->csi != 0) {
@@ -184,13 +196,6 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         }
         if (c->cns == NVME_ID_CNS_NS) {
             femu_fill_id_ns(n, (NvmeIdNs *)buf);
-            if (nsid == NVME_NSID_BROADCAST) {
-                /* capabilities common to all namespaces: no sizes */
-                NvmeIdNs *id = (NvmeIdNs *)buf;
-                id->nsze = id->ncap = id->nuse = 0;
-                id->eui64 = 0;
-                memset(id->nguid, 0, sizeof(id->nguid));
-            }
         } else if (c->cns == NVME_ID_CNS_CS_IND_NS) {
             NvmeIdNsInd *ind = (NvmeIdNsInd *)buf;
             ind->nsfeat = 1 << 4;
@@ -382,7 +387,13 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (sel == NVME_GETFEAT_SELECT_CAP) {
-        *res = NVME_FEAT_CAP_CHANGE;
+        /*
+         * Supported capabilities (5.27.1, Figure "Get Features - SEL 11b"):
+         * every feature here is changeable and none saveable; Error
+         * Recovery is namespace specific (it holds DULBE).
+         */
+        *res = NVME_FEAT_CAP_CHANGE |
+               (fid == NVME_ERROR_RECOVERY ? NVME_FEAT_CAP_NS : 0);
         return NVME_SUCCESS;
     }
     switch (fid) {
@@ -421,8 +432,12 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         if ((dw11 & 0xffff) > n->queues) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        /* coalescing is never applied: CD set for every vector */
-        *res = (dw11 & 0xffff) | NVME_INTVC_NOCOALESCING;
+        /*
+         * Coalescing is never applied, so CD reads 1 for every vector
+         * until the host clears it; Get returns what Set stored (5.27.1.10).
+         */
+        *res = (dw11 & 0xffff) |
+               (n->ivc_cd_clear[dw11 & 0xffff] ? 0 : NVME_INTVC_NOCOALESCING);
         break;
     case NVME_WRITE_ATOMICITY:
         *res = dflt ? 0 : n->feat_write_atomicity;
@@ -497,6 +512,15 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         if ((dw11 & 0xffff) == 0xffff || (dw11 >> 16) == 0xffff) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
+        /*
+         * Number of Queues (5.27.1.5) may only be set before any I/O
+         * queue exists; afterwards Command Sequence Error.
+         */
+        for (uint32_t i = 1; i <= n->queues; i++) {
+            if (n->sq[i] || n->cq[i]) {
+                return NVME_CMD_SEQ_ERROR | NVME_DNR;
+            }
+        }
         n->nq_set = true;
         *res = (n->queues - 1) | ((n->queues - 1) << 16);
         break;
@@ -507,6 +531,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         if ((dw11 & 0xffff) > n->queues) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
+        n->ivc_cd_clear[dw11 & 0xffff] = !(dw11 & NVME_INTVC_NOCOALESCING);
         break;
     case NVME_WRITE_ATOMICITY:
         n->feat_write_atomicity = dw11 & 1;

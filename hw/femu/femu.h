@@ -253,6 +253,8 @@ struct FemuCtrl {
     uint32_t feat_int_coalescing;
     uint32_t feat_write_atomicity;
     uint32_t feat_async_config;
+    /* Interrupt Vector Configuration: CD cleared by the host, per vector */
+    uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
     bool nq_set;
 
     /* asynchronous events */

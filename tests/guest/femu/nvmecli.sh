@@ -1,0 +1,207 @@
+# Guest side of tests/guest/femu-nvmecli.t: what nvme-cli (2.13) prints
+# for every command a user tries on a FEMU controller.  Devices:
+#  vSSD0: nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
+#         (52428 blocks of 512 B), the full sweep;
+#  vSSD1: the same geometry with secsz=4096 (6553 blocks), I/O commands.
+# The kernel is booted with iomem=relaxed so that nvme-cli can map BAR0
+# (show-regs, effects-log without --csi; see docs/device.md).
+A=$(ctrl_of vSSD0) || { bad "no controller with SN vSSD0"; finish; exit; }
+B=$(ctrl_of vSSD1) || { bad "no controller with SN vSSD1"; finish; exit; }
+C=/dev/$A N=/dev/${A}n1 G=/dev/ng${A#nvme}n1
+
+# has TEXT CMD...: the command succeeds and prints a line containing TEXT
+has() {
+    local t=$1 out; shift
+    if out=$("$@" 2>&1) && grep -qF -- "$t" <<<"$out"; then
+        ok "$* -> $t"
+    else
+        bad "$* -> want '$t', got: $(head -c 400 <<<"$out")"
+    fi
+}
+# st CODE CMD...: the command fails and nvme-cli prints the NVMe status
+# CODE (hex, with DNR, as nvme-cli shows it: "...(0x4002)")
+st() {
+    local c=$1 out; shift
+    if ! out=$("$@" 2>&1) && grep -qF -- "($c)" <<<"$out"; then
+        ok "$* -> status $c"
+    else
+        bad "$* -> want status $c, got: $(head -c 400 <<<"$out")"
+    fi
+}
+# js EXPR CMD...: the command prints JSON j for which the Python
+# expression EXPR is true
+js() {
+    local e=$1 out; shift
+    if out=$("$@" 2>&1) &&
+       python3 -c 'import sys, json; j = json.loads(sys.argv[2]); sys.exit(0 if eval(sys.argv[1]) else 1)' "$e" "$out"; then
+        ok "$* : $e"
+    else
+        bad "$* : $e; got: $(head -c 600 <<<"$out")"
+    fi
+}
+# feat FID VALUE [ARGS]: get-feature prints "Current value:VALUE"
+feat() {
+    local f=$1 v=$2; shift 2
+    has "Current value:$v" nvme get-feature $C -f $f "$@"
+}
+
+# --- listing
+js 'sorted((d["SerialNumber"], d["ModelNumber"], d["Firmware"], d["SectorSize"], d["MaximumLBA"]) for d in j["Devices"]) == [("vSSD0", "FEMU BlackBox-SSD Controller", "1.0", 512, 52428), ("vSSD1", "FEMU BlackBox-SSD Controller", "1.0", 4096, 6553)]' \
+    nvme list -o json
+has "nqn.2026-01.io.femu:vSSD0" nvme list-subsys
+has "$A pcie" nvme list-subsys
+check "nvme list -v: controller row" bash -c "nvme list -v | grep -Eq \"^$A +0 +vSSD0 +FEMU BlackBox-SSD Controller +1\\.0 +pcie\""
+
+# --- Identify
+js 'j["vid"] == 0x1d1d and j["sn"].strip() == "vSSD0" and j["fr"].strip() == "1.0" and j["mdts"] == 7 and j["ver"] == 0x10400 and j["cntrltype"] == 1 and j["oacs"] == 0x120 and j["lpa"] == 7 and j["elpe"] == 3 and j["aerl"] == 3 and j["frmw"] == 3 and j["sqes"] == 0x66 and j["cqes"] == 0x44 and j["maxcmd"] == 1024 and j["nn"] == 1 and j["oncs"] == 0x1c and j["vwc"] == 7 and j["sgls"] == 0 and j["subnqn"] == "nqn.2026-01.io.femu:vSSD0"' \
+    nvme id-ctrl $C -o json
+has "[0:0] : 0x1	SMART/Health Log Page per NS Supported" nvme id-ctrl $C -H
+has "[2:2] : 0x1	Data Set Management Supported" nvme id-ctrl $C -H
+for dev in $N $G "$C -n 1"; do
+    js 'j["nsze"] == 52428 and j["ncap"] == 52428 and j["nlbaf"] == 1 and j["flbas"] == 0 and j["dlfeat"] == 9 and j["npwg"] == 7 and [(l["ms"], l["ds"]) for l in j["lbafs"]] == [(0, 9), (0, 12)]' \
+        nvme id-ns $dev -o json
+done
+js 'j["nsze"] == 6553 and j["flbas"] == 1 and j["npwg"] == 0' nvme id-ns /dev/${B}n1 -o json
+has "LBA Format  0 : Metadata Size: 0   bytes - Data Size: 512 bytes - Relative Performance: 0 Best (in use)" nvme id-ns $N -H
+# no Namespace Management: NSID FFFFFFFFh and inactive NSIDs are invalid
+st 0x400b nvme id-ns $C -n 0xffffffff
+st 0x400b nvme id-ns $C -n 2
+has "[   0]:0x1" nvme list-ns $C
+has "[   0]:0x1" nvme list-ns $C --csi=0
+st 0x4002 nvme list-ns $C -a
+has "eui64   : 1d1d1d0000000000" nvme ns-descs $N
+has "csi     : 0" nvme ns-descs $N
+has "I/O Command Set Combination[0]:1" nvme id-iocs $C
+has "dmrl   : 255" nvme nvm-id-ctrl $C
+has "elbaf  0 : qpif:0 pif:0 sts:0  (in use)" nvme nvm-id-ns $N
+has "nstat   : 0x1" nvme cmdset-ind-id-ns $N
+for cmd in id-domain id-nvmset id-uuid list-ctrl primary-ctrl-caps list-secondary; do
+    st 0x4002 nvme $cmd $C
+done
+
+# --- log pages
+js 'j["avail_spare"] == 100 and j["spare_thresh"] == 10 and j["temperature"] == 310 and j["power_cycles"] == 1' nvme smart-log $C -o json
+has "namespace-id:1" nvme smart-log $C -n 1
+st 0x400b nvme smart-log $C -n 2
+js 'j["errors"][0]["status_field"] == 0x400b and j["errors"][0]["nsid"] == 2 and j["errors"][0]["parm_error_location"] == 0xffff' nvme error-log $C -o json
+has "frs1 : 0x2020202020302e31 (1.0.....)" nvme fw-log $C
+for csi in "" --csi=0; do
+    has "ACS6     [Identify                        ] 00000001" nvme effects-log $C $csi
+    has "IOCS1    [Write                           ] 00000003" nvme effects-log $C $csi
+    has "IOCS9    [Dataset Management              ] 00000003" nvme effects-log $C $csi
+done
+if out=$(nvme effects-log $C) && ! grep -q "IOCS5 \|ACS16 \|ACS128 " <<<"$out"; then
+    ok "effects-log lists no unsupported opcode (Compare, FW Commit, Format)"
+else
+    bad "effects-log: $out"
+fi
+st 0x4002 nvme get-log $C --log-id=2 --log-len=8 --lpo=3
+st 0x4002 nvme get-log $C --log-id=2 --log-len=8 --lpo=516
+has "Device:$A log-id:2" nvme get-log $C --log-id=2 --log-len=8 --lpo=4
+st 0x4109 nvme get-log $C --log-id=0x7f --log-len=512
+for cmd in supported-log-pages self-test-log sanitize-log fid-support-effects-log; do
+    st 0x4109 nvme $cmd $C
+done
+
+# --- features: defaults, current = default after start, capabilities
+feat 1 0x00000007
+has "Default value:0x00000007" nvme get-feature $C -f 1 -s 1
+feat 4 0x00000157
+feat 6 0x00000001
+feat 7 0x00070007
+feat 9 0x00010001 --cdw11=1
+for f in 1 2 4 6 7 8 9 0xa 0xb; do
+    has "Supported capabilities value:0x00000004" nvme get-feature $C -f $f -s 3
+done
+has "Supported capabilities value:0x00000006" nvme get-feature $C -f 5 -s 3
+for f in 3 0xc 0xd 0xe 0x10 0x11 0x16 0x1d 0x1e 0x80; do
+    st 0x4002 nvme get-feature $C -f $f
+done
+# set and read back
+for fv in "1 0x03020103" "4 0x00000150" "5 0x00000010" "6 00000000" "8 0x00000101" "0xa 0x00000001" "0xb 0x00000002"; do
+    set -- $fv
+    has "set-feature:" nvme set-feature $C -f $1 --value=$2
+    feat $1 $2
+done
+has "set-feature:" nvme set-feature $C -f 9 --value=0x1
+feat 9 0x00000001 --cdw11=1
+st 0x4002 nvme set-feature $C -f 2 --value=1          # power state 1: NPSS = 0
+st 0x4002 nvme set-feature $C -f 5 --value=0x10000    # DULBE
+st 0x4002 nvme set-feature $C -f 4 --value=0x200150   # THSEL reserved
+st 0x410d nvme set-feature $C -f 1 --value=7 --save
+has "Coalescing Disable (CD): False" nvme get-feature $C -f 9 --cdw11=1 -H
+# a controller reset restores the defaults
+check "nvme reset" nvme reset $C
+for i in $(seq 50); do [ "$(cat /sys/class/nvme/$A/state)" = live ] && break; sleep 0.1; done
+feat 1 0x00000007
+feat 4 0x00000157
+feat 6 0x00000001
+feat 8 00000000
+feat 9 0x00010001 --cdw11=1
+
+# --- admin commands FEMU does not implement: Invalid Command Opcode
+dd if=/dev/zero of=/tmp/fw.bin bs=4096 count=1 2>/dev/null
+st 0x4001 nvme device-self-test $C -s 1
+st 0x4001 nvme sanitize $C -a 2
+st 0x4001 nvme format $N --lbaf=0 --force
+st 0x4001 nvme fw-download $C --fw=/tmp/fw.bin
+st 0x4001 nvme fw-commit $C -s 1 -a 1
+st 0x4001 nvme create-ns $C --nsze=1000 --ncap=1000 --flbas=0
+st 0x4001 nvme attach-ns $C -n 1 -c 0
+st 0x4001 nvme detach-ns $C -n 1 -c 0
+st 0x4001 nvme delete-ns $C -n 1
+st 0x4001 nvme security-recv $C --size=16
+st 0x4001 nvme lockdown $C --ofi=0 --ifc=0 --prhbt=0 --scp=0
+st 0x4001 nvme get-property $C -O 0          # a Fabrics command (7Fh)
+st 0x4001 nvme admin-passthru $C --opcode=0xc5
+st 0x4001 nvme admin-passthru $C --opcode=0xc5 --data-len=512 --read
+has "is Success" nvme admin-passthru $C --opcode=0xef --cdw10=2
+has "is Success" nvme admin-passthru $C --opcode=0xef --cdw10=1
+st 0x4002 nvme admin-passthru $C --opcode=0xef --cdw10=9
+# CAP.NSSRS = 0: the kernel refuses NSSR, nvme-cli says so and fails
+if out=$(nvme subsystem-reset $C 2>&1); then
+    bad "subsystem-reset succeeded: $out"
+else
+    check "subsystem-reset: not supported" grep -qF "NVM Subsystem Reset not supported" <<<"$out"
+fi
+has "(NSSRS): No" nvme show-regs $C -H
+has "(MPSMIN): 4096 bytes" nvme show-regs $C -H
+has "(MQES): 1024" nvme show-regs $C -H
+has "(CSS): NVM command set is Supported" nvme show-regs $C -H
+has "NVMe specification 1.4.0" nvme show-regs $C -H
+js 'j["cap"] == 0x200f0103ff and j["vs"] == 0x10400' nvme show-regs $C -o json
+
+# --- I/O commands, on both formats
+for ctl in $A $B; do
+    n=/dev/${ctl}n1
+    bs=$(cat /sys/block/${ctl}n1/queue/logical_block_size)
+    nsze=$(( $(cat /sys/block/${ctl}n1/size) * 512 / bs ))
+    dd if=/dev/urandom of=/tmp/w bs=16k count=1 2>/dev/null
+    has "write: Success" nvme write $n -s 8 -c 3 -z $((4 * bs)) -d /tmp/w
+    rm -f /tmp/r
+    has "read: Success" nvme read $n -s 8 -c 3 -z $((4 * bs)) -d /tmp/r
+    check "$ctl: nvme read returns what nvme write wrote ($bs B blocks)" cmp -n $((4 * bs)) /tmp/w /tmp/r
+    has "NVME Write Zeroes Success" nvme write-zeroes $n -s 8 -c 1
+    rm -f /tmp/r
+    nvme read $n -s 8 -c 3 -z $((4 * bs)) -d /tmp/r >/dev/null 2>&1
+    check "$ctl: write-zeroes zeroes blocks 8-9, leaves 10-11" \
+        bash -c "cmp -n $((2 * bs)) /tmp/r /dev/zero && cmp -n $((2 * bs)) /tmp/r /tmp/w $((2 * bs)) $((2 * bs))"
+    has "NVMe DSM: success" nvme dsm $n --ad -s 10 -b 2
+    rm -f /tmp/r
+    nvme read $n -s 8 -c 3 -z $((4 * bs)) -d /tmp/r >/dev/null 2>&1
+    check "$ctl: deallocated blocks read as zeroes" cmp -n $((4 * bs)) /tmp/r /dev/zero
+    has "NVMe DSM: success" nvme dsm $n --idr -s 0 -b 8
+    has "NVMe Flush: success" nvme flush $n
+    has "NVMe Flush: success" nvme flush /dev/$ctl -n 1
+    st 0x4080 nvme read $n -s $nsze -c 0 -z $bs -d /tmp/r
+    st 0x4080 nvme write-zeroes $n -s $((nsze - 1)) -c 1
+    st 0x4001 nvme compare $n -s 0 -c 0 -z $bs -d /tmp/w
+    st 0x4001 nvme verify $n -s 0 -c 0
+    st 0x4001 nvme write-uncor $n -s 0 -c 0
+    st 0x4001 nvme copy $n --sdlba=100 --slbs=0 --blocks=0
+    st 0x4001 nvme resv-report $n
+    st 0x4001 nvme resv-acquire $n --crkey=0 --rtype=1 --racqa=0
+    st 0x4001 nvme io-passthru $n --opcode=0x7f --namespace-id=1
+    has "IO Command Read is Success" nvme io-passthru $n --opcode=0x02 --namespace-id=1 --data-len=$bs --read
+done
+js 'j["host_write_commands"] >= 2 and j["num_err_log_entries"] >= 1' nvme smart-log $C -o json
