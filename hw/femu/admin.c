@@ -41,6 +41,16 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
     e->status_field = cpu_to_le16(status << 1);
     e->param_error_location = cpu_to_le16(0xffff);
     e->nsid = cmd->nsid;
+    /*
+     * Error Information Log Entry, LBA: the first LBA that experienced
+     * the error, where applicable (NVMe 2.0 5.16.1.2): the SLBA of an
+     * I/O read/write/zeroes command that was out of range.
+     */
+    if (sqid && (status & 0x7ff) == NVME_LBA_RANGE &&
+        (cmd->opcode == NVME_CMD_READ || cmd->opcode == NVME_CMD_WRITE ||
+         cmd->opcode == NVME_CMD_WRITE_ZEROES)) {
+        e->lba = ((NvmeRwCmd *)cmd)->slba;
+    }
     qemu_mutex_unlock(&n->err_lock);
 }
 

@@ -194,6 +194,8 @@ for ctl in $A $B; do
     has "NVMe Flush: success" nvme flush $n
     has "NVMe Flush: success" nvme flush /dev/$ctl -n 1
     st 0x4080 nvme read $n -s $nsze -c 0 -z $bs -d /tmp/r
+    js "j['errors'][0]['status_field'] == 0x4080 and j['errors'][0]['lba'] == $nsze and j['errors'][0]['sqid'] > 0" \
+        nvme error-log /dev/$ctl -o json
     st 0x4080 nvme write-zeroes $n -s $((nsze - 1)) -c 1
     st 0x4001 nvme compare $n -s 0 -c 0 -z $bs -d /tmp/w
     st 0x4001 nvme verify $n -s 0 -c 0
