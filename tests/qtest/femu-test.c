@@ -1974,7 +1974,16 @@ static void fz_mmio(Fz *f)
         if (off + 4 > c->bar_size) {
             off = c->bar_size - 4 * rr(1, 4);
         }
-        if (qid == 0 ? val < (cq ? c->q[0].cqsize : c->q[0].sqsize) :
+        if (cq && qid && qid < NQ && f->cq_on[qid]) {
+            /*
+             * An I/O CQ head: between steps every command the driver
+             * sent was reaped, so the CQ holds no posted entry and any
+             * head but the current one would consume completions never
+             * posted: the controller must ignore it (Invalid Doorbell
+             * Write Value, 01h) and the model stays exact.  (A CQ that
+             * create-random made has posted nothing either.)
+             */
+        } else if (qid == 0 ? val < (cq ? c->q[0].cqsize : c->q[0].sqsize) :
             qid < NQ && (cq ? f->cq_on[qid] : f->sq_on[qid]) &&
             val < (cq ? f->cq_size[qid] : f->sq_size[qid])) {
             /* a valid doorbell the driver did not mean: the controller
@@ -2015,6 +2024,50 @@ static void fz_mmio(Fz *f)
         } else {
             qpci_io_writew(c->dev, c->bar, off & ~1ull, r32());
         }
+    }
+}
+
+/*
+ * PCI bus mastering off while I/O commands are queued, then on again
+ * without a reset: nothing may be fetched or posted meanwhile, and
+ * every command completes once the controller may reach memory again.
+ */
+static void fz_bus_master_pause(Fz *f)
+{
+    Ctrl *c = f->c;
+    uint16_t pcmd = qpci_config_readw(c->dev, PCI_COMMAND);
+    int k = rr(1, 9);
+    uint16_t first;
+    uint64_t seen = 0;
+    NvmeCqe cqe;
+
+    fz_ensure_ioq(f);
+    first = c->cid + 1;
+    qpci_config_writew(c->dev, PCI_COMMAND, pcmd & ~PCI_COMMAND_MASTER);
+    for (int i = 0; i < k; i++) {
+        NvmeCmd cmd;
+        fz_io_cmd(f, &cmd);
+        submit(c, IOQ, &cmd);
+    }
+    if (reap(c, IOQ, &cqe, rr(0, 4) * 1000)) {
+        fz_fail(f, "bus mastering off: cid %u was completed",
+                le16_to_cpu(cqe.cid));
+    }
+    qpci_config_writew(c->dev, PCI_COMMAND, pcmd | PCI_COMMAND_MASTER);
+    for (int i = 0; i < k; i++) {
+        uint16_t d;
+
+        if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
+            fz_fail(f, "bus mastering on again: %d of %d queued commands "
+                    "never completed", k - i, k);
+        }
+        d = le16_to_cpu(cqe.cid) - first;
+        if (d >= k || (seen >> d & 1)) {
+            fz_fail(f, "bus mastering on again: unexpected cid %u",
+                    le16_to_cpu(cqe.cid));
+        }
+        seen |= 1ull << d;
+        f->cmds++;
     }
 }
 
@@ -2245,7 +2298,10 @@ static void test_random_chaos(void)
             fz_resync(f);
             continue;
         }
-        if (a < 28) {
+        if (a < 2) {
+            fz_note(f, "bus-master-pause");
+            fz_bus_master_pause(f);
+        } else if (a < 28) {
             fz_note(f, "io");
             fz_ensure_ioq(f);
             if (rb()) {
