@@ -7,7 +7,8 @@
 # Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
 # distclean; tables (SCALE=scaled|full: regenerate the tutorials' tables,
 # scripts/tables/regen.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
-# tests/fuzz/fuzz-ftl.sh); asan (a second QEMU build in build-asan/ with
+# tests/fuzz/fuzz-ftl.sh); fuzz-chaos (FUZZ_SECONDS, SEED, FUZZ_BUILD: the
+# command-path fuzzer over qtest); asan (a second QEMU build in build-asan/ with
 # ASan + UBSan, and the FTL with both in build-asan-ftl/); check-asan (asan,
 # then the suites ASAN_SUITES against it: unit, config, qtest, fuzz replay
 # and the femu/FDP guest tests; not part of check: see tests/fuzz/README.md);
@@ -26,7 +27,7 @@ LOCK ?= /tmp/femu-build.lock
 QEMU_BIN := $(BUILD_DIR)/qemu-system-x86_64
 
 .PHONY: all demo check build qemu sim guest configure clean distclean help \
-	fuzz-ftl asan check-asan check-valgrind
+	fuzz-ftl fuzz-chaos asan check-asan check-valgrind
 
 all: build
 
@@ -105,6 +106,21 @@ check-asan: asan guest
 	$(ASAN_ENV) FEMU_BUILD_DIR=$(CURDIR)/$(ASAN_DIR) \
 	FEMU_QEMU=$(CURDIR)/$(ASAN_DIR)/qemu-system-x86_64 \
 	FEMU_SIM_DIR=$(CURDIR)/$(ASAN_SIM_DIR) tests/run $(ASAN_SUITES)
+
+# The command-path fuzzer (qtest group random-chaos) for FUZZ_SECONDS with
+# a new random seed (SEED=N replays one; the seed is printed first), against
+# $(BUILD_DIR), or against the sanitizer build with FUZZ_BUILD=$(ASAN_DIR)
+# (run make asan first).  tests/fuzz/README.md records the runs made.
+FUZZ_BUILD ?= $(BUILD_DIR)
+SEED ?=
+fuzz-chaos:
+	@if [ "$(FUZZ_BUILD)" = "$(BUILD_DIR)" ]; then \
+		flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64 tests/qtest/femu-test; \
+	fi
+	cd $(FUZZ_BUILD) && $(ASAN_ENV) FEMU_QTEST_SEED=$(SEED) \
+	FEMU_QTEST_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	QTEST_QEMU_BINARY=./qemu-system-x86_64 nice -n 10 \
+		tests/qtest/femu-test --tap -k -p /x86_64/femu/random-chaos
 
 check-valgrind: $(BUILD_DIR)/build.ninja
 	flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64 tests/qtest/femu-test
