@@ -487,13 +487,14 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     }
     switch (fid) {
     case NVME_ARBITRATION:
-        n->feat_arbitration = dw11;
+        /* AB bits 2:0, LPW/MPW/HPW bytes 1-3; bits 7:3 are reserved */
+        n->feat_arbitration = dw11 & 0xffffff07;
         break;
     case NVME_POWER_MANAGEMENT:
         if ((dw11 & 0x1f) > 0) {    /* NPSS = 0: only power state 0 */
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        n->feat_power_mgmt = dw11;
+        n->feat_power_mgmt = dw11 & 0xff;      /* PS 4:0, WH 7:5 */
         break;
     case NVME_TEMPERATURE_THRESHOLD:
         if (NVME_TEMP_TMPSEL(dw11) != NVME_TEMP_TMPSEL_COMPOSITE) {
@@ -513,7 +514,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
             /* deallocated blocks read as zeroes, never as errors */
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        n->feat_err_rec = dw11;
+        n->feat_err_rec = dw11 & 0xffff;       /* TLER; DULBE is 0 */
         break;
     case NVME_VOLATILE_WRITE_CACHE:
         n->feat_vwc = dw11 & 1;

@@ -125,6 +125,9 @@ for fv in "1 0x03020103" "4 0x00000150" "5 0x00000010" "6 00000000" "8 0x0000010
 done
 has "set-feature:" nvme set-feature $C -f 9 --value=0x1
 feat 9 0x00000001 --cdw11=1
+# reserved bits are not kept (Arbitration 7:3, Error Recovery 31:17)
+has "set-feature:" nvme set-feature $C -f 1 --value=0xfffffff9
+feat 1 0xffffff01
 st 0x4002 nvme set-feature $C -f 2 --value=1          # power state 1: NPSS = 0
 st 0x4002 nvme set-feature $C -f 5 --value=0x10000    # DULBE
 st 0x4002 nvme set-feature $C -f 4 --value=0x200150   # THSEL reserved
