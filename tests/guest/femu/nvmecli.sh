@@ -63,6 +63,8 @@ for dev in $N $G "$C -n 1"; do
 done
 js 'j["nsze"] == 6553 and j["flbas"] == 1 and j["npwg"] == 0' nvme id-ns /dev/${B}n1 -o json
 has "LBA Format  0 : Metadata Size: 0   bytes - Data Size: 512 bytes - Relative Performance: 0 Best (in use)" nvme id-ns $N -H
+has "LBA Format  1 : Metadata Size: 0   bytes - Data Size: 4096 bytes - Relative Performance: 0 Best (in use)" nvme id-ns /dev/${B}n1 -H
+check "nvme list: vSSD1 shows 4 KiB + 0 B, FW 1.0" bash -c "nvme list | grep -Eq 'vSSD1 .*FEMU BlackBox-SSD Controller .* 4 KiB \+ +0 B +1\.0'"
 # no Namespace Management: NSID FFFFFFFFh and inactive NSIDs are invalid
 st 0x400b nvme id-ns $C -n 0xffffffff
 st 0x400b nvme id-ns $C -n 2
