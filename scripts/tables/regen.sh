@@ -10,7 +10,7 @@
 #
 #   scripts/tables/regen.sh [--scale full|scaled] [--sim-only] [--out DIR]
 #                           [--only TABLE[,TABLE...]] [--group N] [--no-splice]
-#                           [--splice-only]
+#                           [--splice-only] [--rows zipf|I,J,...]
 #
 # Also: make tables [SCALE=full] [TABLES=02-op,...] [REGEN_FLAGS=--no-splice]
 #
@@ -26,6 +26,12 @@
 #                 age and measure 2x the namespace each; minutes.
 # --sim-only      only the simulator columns (seconds); the guest columns
 #                 say "not measured".
+# --rows R        WAF tables: measure only these rows in the guest ("zipf":
+#                 the Zipf rows; or 0-based row numbers) and keep the guest
+#                 columns and boot times of the other rows from the table's
+#                 current fragment in OUT (rows matched by properties and
+#                 writes); for rerunning what a script fix changed.  The
+#                 simulator columns are always recomputed.
 # --group N       devices per guest boot (default: all rows of a table when
 #                 scaled, 1 when full: a full-size device keeps up to 1.6
 #                 GiB of written data in host memory).
@@ -36,8 +42,10 @@
 # counts and so the WAF do not depend on timing, the run is much faster.
 # The guest kernel gets no_timer_check: under TCG on a loaded host its
 # IO-APIC timer check can fail and panic the boot (seen here).
-# Environment: FEMU_QEMU (QEMU binary), FEMU_SIM (femu-sim binary),
-# RUNNER_ARGS (extra scripts/femu-run options, e.g. "--accel tcg").
+# Environment: FEMU_QEMU (QEMU binary; the run boots a copy of it taken at
+# the start, under the build lock FEMU_BUILD_LOCK, default
+# /tmp/femu-build.lock), FEMU_SIM (femu-sim binary), RUNNER_ARGS (extra
+# scripts/femu-run options, e.g. "--accel tcg").
 set -uo pipefail
 ROOT=${FEMU_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 ME=regen
@@ -47,7 +55,7 @@ RUNNER=$ROOT/scripts/femu-run
 T=$ROOT/scripts/tutorials
 # lib.sh (shared helpers of the tutorial scripts) travels with them, when present
 LIBFILE=(); [ -f "$T/lib.sh" ] && LIBFILE=(--file "$T/lib.sh")
-SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE=1
+SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE=1 ROWS=""
 die() { echo "$ME: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -56,6 +64,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; shift 2 ;;
     --only) ONLY=,$2,; shift 2 ;;
     --group) GROUP=$2; shift 2 ;;
+    --rows) ROWS=$2; shift 2 ;;
     --no-splice) SPLICE=0; shift ;;
     --splice-only) ONLY=,none,; SIMONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -64,6 +73,18 @@ while [ $# -gt 0 ]; do
 done
 [ -x "$SIM" ] || die "$SIM not built (make sim)"
 [ "$SIMONLY" = 1 ] || [ -x "$QEMU" ] || die "$QEMU not built (make qemu), or use --sim-only"
+# Every boot of one run uses a copy of the QEMU binary taken at the start
+# (under the build lock that make and the project's builds hold): a rebuild
+# of the checkout during a long run neither changes the device code half-way
+# through the tables nor makes a boot fail while the new binary is being
+# linked (seen here: "QEMU binary not found", status 127).
+if [ "$SIMONLY" != 1 ]; then
+    SNAP=$(mktemp -d) || die "mktemp failed"
+    trap 'rm -rf "$SNAP"' EXIT
+    flock "${FEMU_BUILD_LOCK:-/tmp/femu-build.lock}" cp "$QEMU" "$SNAP/qemu-system-x86_64" ||
+        die "cannot copy $QEMU"
+    QEMU=$SNAP/qemu-system-x86_64
+fi
 case $SCALE in
 full)   GEOM=nchs=4,luns_per_ch=4,blks_per_pl=128; AGE=4g MEASURE=4g; : "${GROUP:=1}" ;;
 scaled) GEOM=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32; AGE=2x MEASURE=2x; : "${GROUP:=99}" ;;
@@ -110,12 +131,19 @@ guest_group() {
     job=$(mktemp) log=$(mktemp)
     local dev=()
     echo 'sv() { for c in /sys/class/nvme/nvme*; do [ "$(tr -d " " <$c/serial)" = $1 ] && echo /dev/$(basename $c)n1; done; }' >"$job"
-    for ((n = 0; n < GROUP && i < ${#rows[@]}; n++, i++)); do
+    local ran=()
+    for ((n = 0; n < GROUP && i < ${#rows[@]}; i++)); do
+        want_row "$i" "${rows[$i]}" || continue
+        n=$((n + 1)) ran+=("$i")
         local props=${rows[$i]%|*} z=${rows[$i]#*|}
         dev+=(-device "femu,$GEOM,$props,serial=r$i")
         echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE NODELAY=1${z:+ ZIPF=$z}" >>"$job"
     done
-    echo "$ME: $table: guest rows $start..$((i - 1)) ($(( ${#dev[@]} / 2 )) devices, one boot; $(date -u +%H:%M:%S) UTC)" >&2
+    NEXT=$i
+    [ ${#ran[@]} -gt 0 ] || return 0
+    local label="rows ${ran[0]}-${ran[-1]}"
+    [ ${#ran[@]} = $(( ran[-1] - ran[0] + 1 )) ] || label="rows $(IFS=,; echo "${ran[*]}")"
+    echo "$ME: $table: guest $label ($(( ${#dev[@]} / 2 )) devices, one boot; $(date -u +%H:%M:%S) UTC)" >&2
     t0=$EPOCHREALTIME
     # shellcheck disable=SC2086
     "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} --file "$T/waf-run.sh" \
@@ -124,17 +152,62 @@ guest_group() {
     wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
     ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
     [ $rc = 0 ] || { cat "$log" "$log.err" >&2; die "$table: guest run failed ($rc)"; }
-    for ((n = start; n < i; n++)); do
+    for n in "${ran[@]}"; do
         GW[$n]=$(awk -v s="### row $n" '$0 == s { on = 1; next } /^### / { on = 0 } on' "$log" |
             awk -F'[ =]' '/^phase=/ { for (k = 1; k < NF; k++) v[$k] = $(k + 1); t[v["phase"]] = v["seconds"] }
                 /^phase=measure / { w = v["waf_x1000"]; g = v["gc_moved"] }
                 END { if (w != "") printf "%d.%03d %s %s %.0f+%.0f+%.0f\n", w / 1000, w % 1000, g, t["measure"], t["fill"], t["age"], t["measure"] }')
         [ -n "${GW[$n]}" ] || die "$table: row $n: no measure line in the guest output ($log)"
     done
-    echo "$ME: $table: guest rows $start..$((i - 1)) done: boot to exit ${wall} s ($ACCEL)" >&2
-    WALL+=("rows $start-$((i - 1)): ${wall} s")
-    NEXT=$i
+    echo "$ME: $table: guest $label done: boot to exit ${wall} s ($ACCEL)" >&2
+    WALL+=("$label: ${wall} s")
     rm -f "$job" "$log" "$log.err"
+}
+
+# want_row I "PROPS|ZIPF": whether --rows selects row I (all without --rows)
+want_row() {
+    case $ROWS in
+    "") return 0 ;;
+    zipf) [ -n "${2#*|}" ] ;;
+    *) [[ ,$ROWS, == *,$1,* ]] ;;
+    esac
+}
+
+# keep_old NAME ROWS...: for the rows --rows does not select, GW and the
+# boot times (WALL) from the current fragment OUT/NAME.md
+keep_old() {
+    local name=$1 f i line c
+    shift
+    local rows=("$@")
+    f=$OUT/$name.md
+    [ -n "$ROWS" ] && [ -f "$f" ] || return 0
+    for i in "${!rows[@]}"; do
+        want_row "$i" "${rows[$i]}" && continue
+        local props=${rows[$i]%|*} z=${rows[$i]#*|} w=uniform
+        [ -n "$z" ] && w="zipf $z"
+        line=$(grep -F "| \`$props\` | $w |" "$f" | head -1)
+        [ -n "$line" ] || die "$name: --rows: row $i ($props, $w) is not in $f"
+        # | props | writes | sim | guest | simgc / guestgc | M s (F+A+M s, accel) |
+        IFS='|' read -r -a c <<<"$line"
+        [ "$(echo ${c[4]})" != "not measured" ] || continue
+        GW[$i]="$(echo ${c[4]}) $(echo ${c[5]} | sed 's|.*/ *||') $(echo ${c[6]} | sed 's/ s (.*//') $(echo ${c[6]} | sed 's/.*(\([0-9+.]*\) s,.*/\1/')"
+        ACCEL=$(echo ${c[6]} | sed 's/.*, \([a-z]*\))$/\1/')
+    done
+    # boot times of the kept rows: "rows A-B: N s" entries with no selected row
+    line=$(sed -n 's/^Guest wall time per boot, boot to exit: \(.*\) (`--scale.*/\1/p' "$f")
+    local e
+    IFS=';' read -r -a c <<<"$line"
+    for e in "${c[@]}"; do
+        e=$(echo $e)
+        [[ $e =~ ^rows\ ([0-9]+)-([0-9]+):\  ]] || continue
+        local a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} kept=0 rerun=0
+        for ((i = a; i <= b; i++)); do
+            if want_row "$i" "${rows[$i]}"; then rerun=1; else kept=1; fi
+        done
+        # a boot some of whose rows are measured again: say it is the earlier one
+        [ $kept = 1 ] && [ $rerun = 1 ] && e=${e/:/ (earlier boot):}
+        [ $kept = 1 ] && WALL+=("$e")
+    done
 }
 
 # waf_fragment NAME TITLE ROWS...: writes OUT/NAME.md from SW (simulator)
@@ -160,7 +233,7 @@ waf_fragment() {
         echo
         echo "Commands: simulator \`build/femu-sim $GEOM,<properties> --waf-run=age=<bytes>,measure=<bytes>[,zipf=1.2]\`;"
         echo "guest \`scripts/femu-run --file scripts/tutorials/lib.sh -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE NODELAY=1 [ZIPF=1.2]\`."
-        [ ${#WALL[@]} -eq 0 ] || echo "Guest wall time per boot, boot to exit: $(IFS=';'; echo "${WALL[*]}" | sed 's/;/; /g') (\`--scale $SCALE\`, $ACCEL; KVM: not measured, no working KVM on these machines)."
+        [ ${#WALL[@]} -eq 0 ] || echo "Guest wall time per boot, boot to exit: $(printf '%s\n' "${WALL[@]}" | sort -t' ' -k2,2n | paste -sd';' | sed 's/;/; /g') (\`--scale $SCALE\`, $ACCEL; KVM: not measured, no working KVM on these machines)."
     } >"$f.tmp" && mv "$f.tmp" "$f"
     echo "$ME: wrote $f" >&2
 }
@@ -178,6 +251,7 @@ waf_table() {
     for i in "${!rows[@]}"; do
         SW[$i]=$(sim "${rows[$i]%|*}" "${rows[$i]#*|}")
     done
+    keep_old "$name" "${rows[@]}"
     waf_fragment "$name" "$title" "${rows[@]}"
     [ "$SIMONLY" = 1 ] && return 0
     NEXT=0
@@ -224,6 +298,7 @@ done
 AGE=$FSZ MEASURE=$FSZ FDP=0 CTRL=/dev/\$C0 NG=/dev/ng\${C0#nvme}n1 bash fdp-run.sh || exit 1
 AGE=$FSZ MEASURE=$FSZ FDP=1 CTRL=/dev/\$C1 NG=/dev/ng\${C1#nvme}n1 bash fdp-run.sh
 JOB
+        t0=$EPOCHREALTIME load0=$(cut -d' ' -f1 /proc/loadavg)
         # shellcheck disable=SC2086
         "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} \
             --file "$T/fdp-run.sh" "${LIBFILE[@]}" \
@@ -231,6 +306,9 @@ JOB
             -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp1,serial=f1" \
             --script "$job" >"$log" 2>"$log.err" ||
             { cat "$log" "$log.err" >&2; die "04-fdp: guest run failed"; }
+        FWALL=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+        FLOAD="$load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end"
+        echo "$ME: 04-fdp: guest done in $FWALL s" >&2
         ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
         for f in 0 1; do
             FG[$f]=$(grep "^RESULT FDP=$f " "$log" | tr ' ' '\n' |
@@ -256,6 +334,7 @@ JOB
         echo
         echo "Commands: simulator \`build/femu-sim $FGEO,fdp.nruh=2 --phase fill:seqfill,bs=128k --phase age:hotcold,size=$FSZ[,hot_pid=0,cold_pid=1] --phase measure:hotcold,size=$FSZ[,hot_pid=0,cold_pid=1]\`;"
         echo "guest \`scripts/tutorials/fdp-run.sh\` with \`AGE=$FSZ MEASURE=$FSZ FDP=0|1\` on \`-device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device femu,$FGEO,subsys=fdp0\`$([ "$SIMONLY" = 1 ] || echo " ($ACCEL)")."
+        [ "$SIMONLY" = 1 ] || echo "Guest wall time, boot to exit: $FWALL s for both runs (one boot, two devices; $ACCEL; host load average $FLOAD, on $(nproc) CPUs; KVM: not measured, no working KVM on these machines)."
     } >"$f"
     echo "$ME: wrote $f" >&2
 fi

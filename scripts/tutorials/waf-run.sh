@@ -22,7 +22,8 @@
 #                      k, m, g; or "Nx": N times the namespace, e.g. 2.5x)
 #   BS=4k              block size of the random writes
 #   ZIPF=              empty: uniform; a theta such as 1.2: fio's
-#                      random_distribution=zipf:THETA
+#                      random_distribution=zipf:THETA:0 (THETA:CENTER to
+#                      choose another fixed center; see below)
 #   RANDOMMAP=off      off: independent uniform draws (fio --norandommap,
 #                      like femu-sim's default); on: fio's random map (every
 #                      block once per pass); the two give different WAFs
@@ -62,6 +63,13 @@ c0 >/dev/null || die "cannot read log page C0h of $CTRL (is it a FEMU BlackBox S
 dist=uniform
 fio_rand=(--rw=randwrite --bs="$BS")
 if [ -n "$ZIPF" ]; then
+    # A fixed center (0), so the hot pages are the same in the age and the
+    # measure phase. Without one fio draws the Zipf base at random from its
+    # seed (the file name and --randseed): the measure phase (SEED+1) then
+    # rewrites a shifted hot set, which the age phase did not prepare, and
+    # the "steady-state" WAF depended on the device's path (scaled
+    # tutorial device, fifo: 1.802 on one path, 4.812 on another).
+    case $ZIPF in *:*) ;; *) ZIPF=$ZIPF:0 ;; esac
     dist=zipf:$ZIPF
     fio_rand+=(--random_distribution=zipf:"$ZIPF")
 elif [ "$RANDOMMAP" = off ]; then
