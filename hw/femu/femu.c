@@ -407,6 +407,7 @@ static const Property femu_props[] = {
     DEFINE_PROP_STRING("serial", FemuCtrl, serial),
     DEFINE_PROP_UINT32("queues", FemuCtrl, queues, 8),
     DEFINE_PROP_UINT32("pollers", FemuCtrl, npollers, 1),
+    DEFINE_PROP_UINT8("poller_rt", FemuCtrl, poller_rt, 0),
     DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
     DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
     DEFINE_PROP_STRING("subsys", FemuCtrl, subsys_id),
@@ -463,6 +464,9 @@ static const FemuPropDesc femu_prop_descs[] = {
                 "instance)" },
     { "queues", "I/O queue pairs offered to the host (1..64)" },
     { "pollers", "poller threads serving the I/O queues (1..16)" },
+    { "poller_rt", "0: pollers are normal threads; 1..99: run them "
+      "SCHED_FIFO at this real-time priority (needs CAP_SYS_NICE or "
+      "RLIMIT_RTPRIO; docs/measuring.md)" },
     { "mdts", "maximum data transfer size: 2^mdts 4 KiB pages (1..9)" },
     { "mqes", "maximum queue entries, 0's based (1..65535)" },
     { "subsys", "id of a femu-subsys device (FDP settings), given "

@@ -204,6 +204,7 @@ struct FemuCtrl {
     char *serial;
     uint32_t queues;
     uint32_t npollers;
+    uint8_t poller_rt;      /* SCHED_FIFO priority of the pollers, 0: off */
     uint8_t mdts;
     uint16_t mqes;
     char *subsys_id;        /* the subsys property: a femu-subsys id */

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/timer.h"
 #include "femu.h"
 #include "trace.h"
 
@@ -83,18 +84,28 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         qatomic_add(&n->bytes_read, len);
         qatomic_inc(&n->host_read_cmds);
     }
+    if (is_write) {
+        /*
+         * A write's emulated time starts once its data has arrived (the
+         * copy above), as an SSD programs NAND after the host transfer; a
+         * read's starts at its arrival (C1h, docs/log-pages.md).
+         */
+        req->due_ns = get_clock();
+    }
     if (n->ftl) {
+        int64_t start = req->due_ns;
+
         qemu_mutex_lock(&n->ftl_lock);
         if (is_write) {
-            req->due_ns = ftl_write(n->ftl, slba, nlb, pid, req->arrival_ns);
+            req->due_ns = ftl_write(n->ftl, slba, nlb, pid, start);
         } else {
-            req->due_ns = ftl_read(n->ftl, slba, nlb, req->arrival_ns);
+            req->due_ns = ftl_read(n->ftl, slba, nlb, start);
         }
-        ftl_background_gc(n->ftl, req->arrival_ns);
+        ftl_background_gc(n->ftl, start);
         qemu_mutex_unlock(&n->ftl_lock);
         if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
             /* no free line could be made: a write fault, never a crash */
-            req->due_ns = req->arrival_ns;
+            req->due_ns = start;
             return NVME_WRITE_FAULT;
         }
     }

@@ -26,6 +26,7 @@
 #include "qemu/timer.h"
 #include "qemu/main-loop.h"
 #include <sys/prctl.h>
+#include <sched.h>
 #include "femu.h"
 #include "trace.h"
 
@@ -400,8 +401,42 @@ void femu_pollers_kick_all(FemuCtrl *n)
     }
 }
 
+/*
+ * poller_rt=PRIO: make the poller threads SCHED_FIFO.  A spinning poller
+ * then keeps its core against every normal thread (the vCPUs, the main
+ * loop, other processes), which removes the host-scheduling part of the
+ * lateness tail (docs/measuring.md); it can also starve a vCPU that has
+ * no other core, so it is off by default.  Idle pollers still sleep, and
+ * the kernel's real-time throttling (sched_rt_runtime_us) still applies.
+ */
+static bool femu_poller_set_rt(FemuCtrl *n, FemuPoller *p, Error **errp)
+{
+    struct sched_param sp = { .sched_priority = n->poller_rt };
+    int err;
+
+    if (!n->poller_rt) {
+        return true;
+    }
+    err = pthread_setschedparam(p->thread.thread, SCHED_FIFO, &sp);
+    if (err) {
+        error_setg(errp, "poller_rt=%u: cannot make poller thread %d "
+                   "SCHED_FIFO: %s (it needs CAP_SYS_NICE or an "
+                   "RLIMIT_RTPRIO of at least %u; poller_rt=0 turns it "
+                   "off)", n->poller_rt, p->index, strerror(err),
+                   n->poller_rt);
+        return false;
+    }
+    return true;
+}
+
 void femu_pollers_start(FemuCtrl *n, Error **errp)
 {
+    if (n->poller_rt > sched_get_priority_max(SCHED_FIFO)) {
+        error_setg(errp, "poller_rt=%u: must be 0 (off) or a SCHED_FIFO "
+                   "priority 1..%d", n->poller_rt,
+                   sched_get_priority_max(SCHED_FIFO));
+        return;
+    }
     n->pollers = g_new0(FemuPoller, n->npollers);
     for (uint32_t i = 0; i < n->npollers; i++) {
         FemuPoller *p = &n->pollers[i];
@@ -421,6 +456,11 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
         snprintf(name, sizeof(name), "femu-poller-%u", i);
         qemu_thread_create(&p->thread, name, femu_poller_thread, p,
                            QEMU_THREAD_JOINABLE);
+        if (!femu_poller_set_rt(n, p, errp)) {
+            n->npollers = i + 1;
+            femu_pollers_stop(n);
+            return;
+        }
     }
 }
 
