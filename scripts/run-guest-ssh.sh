@@ -7,6 +7,9 @@
 #   scripts/run-guest-ssh.sh --copy scripts/tutorials \
 #       sudo bash tutorials/waf-run.sh AGE=4g MEASURE=4g   # copy, then run
 #   (copy the whole directory: the tutorial scripts need its lib.sh)
+#   scripts/run-guest-ssh.sh "sudo bash -c 'cd /tmp && ls'"
+#   (as with ssh, the command reaches the guest's shell as one line: quote
+#   a command that has quotes of its own as a whole)
 #
 # Environment:
 #   SSH_PORT=8080   the port run-blackbox.sh forwards to the guest's port 22

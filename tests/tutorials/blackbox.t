@@ -23,6 +23,14 @@ for want in 'devsz_mb=12288' 'femu_mode=1' 'hostfwd=tcp:127.0.0.1:10022-:22' \
     grep -qF -- "$want" <<<"$cmd" || fail "--dry-run lacks '$want'"
 done
 
+# --check starts QEMU (paused), which binds the forwarded port: use one that
+# nothing listens on, so a guest running on the default 8080 (a user's, or
+# one started by hand) does not make the check fail
+for _ in $(seq 1 50); do
+    cport=$((20000 + RANDOM % 20000))
+    (exec 3<>/dev/tcp/127.0.0.1/$cport) 2>/dev/null || break
+done
+export SSH_PORT=$cport
 # QEMU accepts the device and realizes it (paused, nothing boots)
 out=$(OSIMGF=$img ACCEL=tcg "$BB" --check 2>&1) || fail "QEMU refused the 12 GiB SSD: $out"
 echo "$out"
@@ -34,6 +42,7 @@ grep -q 'devsz_mb' <<<"$out" || fail "refusal does not name devsz_mb: $out"
 out=$(OSIMGF=$img ACCEL=tcg FEMU_OPTS=gc_policy=cost-benefit,hot_cold_sep=on "$BB" --check 2>&1) ||
     fail "FEMU_OPTS with a policy and hot_cold_sep refused: $out"
 out=$(OSIMGF=$img SSH_PORT=abc "$BB" --dry-run 2>&1) && fail "SSH_PORT=abc accepted"
+unset SSH_PORT
 
 # run-guest-ssh.sh: no guest on the port -> exit 255 after WAIT seconds
 port=$((20000 + RANDOM % 20000))
