@@ -184,10 +184,12 @@ bool femu_cq_head_valid(FemuCQ *cq, uint32_t head)
  * A new MMIO SQ tail may not move back into entries the controller has
  * not fetched, nor onto its head while entries are pending: either
  * would make the queue more than full (same figure, 01h).  head is the
- * controller's fetch position; whatever the host knows of it came from
- * a CQE posted after head moved, so an old read only errs towards
- * accepting.  Queues with shadow doorbells are not checked here: their
- * tail lives in the shadow buffer and the MMIO value may lag behind it.
+ * controller's fetch position (a poller moves it meanwhile); what the
+ * host knows of it came from a CQE written after head moved, so the head
+ * read here is never behind the host's and a tail that is valid for the
+ * host is never refused.  Queues with shadow doorbells are not checked:
+ * their tail lives in the shadow buffer and the MMIO value may lag
+ * behind it.
  */
 bool femu_sq_tail_valid(FemuSQ *sq, uint32_t tail)
 {
