@@ -213,39 +213,24 @@ static void femu_write_cc(FemuCtrl *n, uint32_t val)
 }
 
 /*
- * A doorbell write for a queue that does not exist (beyond the queues
- * offered, or not created): ignored, and reported as an Error
- * asynchronous event "Write to Invalid Doorbell Register" (NVMe 2.0
- * 5.2, Figure "Asynchronous Event Information - Error Status", 00h).
+ * A doorbell write the controller cannot accept is ignored and reported
+ * as an Error asynchronous event (NVMe 2.0 5.2, Figure "Asynchronous
+ * Event Information - Error Status"), info:
+ * - NVME_AER_INFO_ERR_INVALID_DB_REGISTER (00h) "Write to Invalid
+ *   Doorbell Register": a queue that does not exist (beyond the queues
+ *   offered, or not created);
+ * - NVME_AER_INFO_ERR_INVALID_DB_VALUE (01h) "Invalid Doorbell Write
+ *   Value": a head or tail at or beyond the queue size, a CQ head that
+ *   would consume completions not posted yet (femu_cq_head_valid), an SQ
+ *   tail that would make the queue more than full (femu_sq_tail_valid).
  * femu_aer_event queues it until the host has an Asynchronous Event
  * Request outstanding and has read the error log of an earlier one.
  */
-static void femu_doorbell_invalid_register(FemuCtrl *n, uint32_t qid,
-                                           bool is_cq, uint32_t val,
-                                           const char *why)
+static void femu_doorbell_invalid(FemuCtrl *n, uint8_t info, uint32_t qid,
+                                  bool is_cq, uint32_t val, const char *why)
 {
     trace_femu_doorbell_bad(qid, is_cq, val, why);
-    femu_aer_event(n, NVME_AER_TYPE_ERROR,
-                   NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
-                   NVME_LOG_ERROR_INFO);
-}
-
-/*
- * A doorbell write with a value the controller cannot accept: ignored,
- * and reported as an Error asynchronous event "Invalid Doorbell Write
- * Value" (NVMe 2.0 5.2, Figure "Asynchronous Event Information - Error
- * Status", 01h): a head or tail at or beyond the queue size, a CQ head
- * that would consume completions not posted yet (femu_cq_head_valid), an
- * SQ tail that would make the queue more than full (femu_sq_tail_valid).
- */
-static void femu_doorbell_invalid_value(FemuCtrl *n, uint32_t qid,
-                                        bool is_cq, uint32_t val,
-                                        const char *why)
-{
-    trace_femu_doorbell_bad(qid, is_cq, val, why);
-    femu_aer_event(n, NVME_AER_TYPE_ERROR,
-                   NVME_AER_INFO_ERR_INVALID_DB_VALUE,
-                   NVME_LOG_ERROR_INFO);
+    femu_aer_event(n, NVME_AER_TYPE_ERROR, info, NVME_LOG_ERROR_INFO);
 }
 
 static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
@@ -260,20 +245,21 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
         return;
     }
     if (qid > n->queues) {
-        femu_doorbell_invalid_register(n, qid, is_cq, val, "no such queue");
+        femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
+                              qid, is_cq, val, "no such queue");
         return;
     }
     if (is_cq) {
         FemuCQ *cq = n->cq[qid];
 
         if (!cq) {
-            femu_doorbell_invalid_register(n, qid, true, val,
-                                           "CQ not created");
+            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
+                                  qid, true, val, "CQ not created");
             return;
         }
         if (val >= cq->size) {
-            femu_doorbell_invalid_value(n, qid, true, val,
-                                        "head beyond size");
+            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                                  qid, true, val, "head beyond size");
             return;
         }
         /* under cq->lock: a CQE being posted is counted or not visible */
@@ -284,8 +270,9 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
         }
         qemu_mutex_unlock(&cq->lock);
         if (!valid) {
-            femu_doorbell_invalid_value(n, qid, true, val,
-                                        "head past the posted entries");
+            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                                  qid, true, val,
+                                  "head past the posted entries");
             return;
         }
         if (qatomic_read(&cq->full)) {
@@ -296,18 +283,19 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
         FemuSQ *sq = n->sq[qid];
 
         if (!sq) {
-            femu_doorbell_invalid_register(n, qid, false, val,
-                                           "SQ not created");
+            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
+                                  qid, false, val, "SQ not created");
             return;
         }
         if (val >= sq->size) {
-            femu_doorbell_invalid_value(n, qid, false, val,
-                                        "tail beyond size");
+            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                                  qid, false, val, "tail beyond size");
             return;
         }
         if (!femu_sq_tail_valid(sq, val)) {
-            femu_doorbell_invalid_value(n, qid, false, val,
-                                        "tail into unfetched entries");
+            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                                  qid, false, val,
+                                  "tail into unfetched entries");
             return;
         }
         qatomic_set(&sq->tail, val);
