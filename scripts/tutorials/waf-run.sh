@@ -19,7 +19,8 @@
 #                      controller's namespace 1)
 #   FILL_BS=128k       block size of the sequential fill ("0": no fill)
 #   AGE=4g MEASURE=4g  bytes of random writes of the two phases (fio units:
-#                      k, m, g; or "Nx": N times the namespace, e.g. 2.5x)
+#                      k, m, g; or "Nx": N times the namespace, e.g. 2.5x),
+#                      rounded down to whole BS writes
 #   BS=4k              block size of the random writes
 #   ZIPF=              empty: uniform; a theta such as 1.2: fio's
 #                      random_distribution=zipf:THETA:0 (THETA:CENTER to
