@@ -5,6 +5,7 @@
 # (log page C1h v2 percentiles, QD1 and QD32, NAND times 0 and built-in),
 # the same lateness with the pollers under SCHED_FIFO (phase rt), the
 # host's own cost of copying a cold 4 KiB page (memtouch.c, phase host),
+# the host's stalls of a spinning thread (stalls.c, phase host),
 # and host RSS with a 16 GiB FEMU device after 1 GiB written (whole process,
 # FEMU's share against the nvme run with the same guest, and what the
 # biggest mappings hold).
@@ -116,6 +117,18 @@ if [[ " $PHASES " == *" host "* ]]; then
                       print "result memtouch_" $1 "m_p999_ns", $7}'
         done > "$OUT/host-1.log"
     fi
+    # the host's stalls of a thread that spins on the clock (stalls.c):
+    # a floor under any completion lateness, at normal priority like a
+    # default poller
+    if cc -O2 -o "$OUT/stalls" "$ROOT/bench/device/stalls.c"; then
+        "$OUT/stalls" 5 | awk '{print "result stalls_per_s", $2
+                                print "result stalls_lost_pct", $3
+                                print "result stalls_median_ns", $4
+                                print "result stalls_max_ns", $5
+                                print "result stalls_late_p99_floor_ns", $6
+                                print "result stalls_late_p999_floor_ns", $7}' \
+            >> "$OUT/host-1.log"
+    fi
 fi
 if [[ " $PHASES " == *" rss "* ]]; then
 MEMOPT=$RSS_MEM
@@ -185,6 +198,11 @@ for ws in 256 8; do
     printf '  %4s MiB mapping: p50 %s p99 %s p99.9 %s\n' $ws "$(get host memtouch_${ws}m_p50_ns)" \
         "$(get host memtouch_${ws}m_p99_ns)" "$(get host memtouch_${ws}m_p999_ns)"
 done
+echo "host: stalls of a thread spinning on the clock for 5 s (stalls.c):"
+echo "  $(get host stalls_per_s) stalls/s over 20 us, $(get host stalls_lost_pct) % of the time lost," \
+     "median stall $(get host stalls_median_ns) ns, max $(get host stalls_max_ns) ns"
+echo "  lateness floor for a completion due at a random instant: p99 $(get host stalls_late_p99_floor_ns) ns," \
+     "p99.9 $(get host stalls_late_p999_floor_ns) ns"
 fi
 if [[ " $PHASES " == *" rss "* ]]; then
 echo
