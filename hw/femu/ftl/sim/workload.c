@@ -80,8 +80,8 @@ uint64_t wl_zipf_next(struct wl_zipf *z, struct wl_rng *r)
         double v = (double)z->n * pow(z->eta * u - z->eta + 1.0, z->alpha);
         rank = v >= (double)z->n ? z->n - 1 : (uint64_t)v;
     }
-    /* scatter ranks over the range (not a permutation: like fio, a few
-     * ranks share a block) */
+    /* scatter ranks over the range (not a permutation: a few ranks share
+     * a block, as in fio, though fio's hash is another; docs/sim.md) */
     return mix64(rank + z->off) % z->n;
 }
 
