@@ -183,6 +183,20 @@ static bool reap(Ctrl *c, int qid, NvmeCqe *cqe, int timeout_us)
     return false;
 }
 
+/* The next n completions on qid: commands first .. first + n - 1, in
+ * that order, each successful. */
+static void reap_in_order(Ctrl *c, int qid, uint16_t first, int n)
+{
+    NvmeCqe cqe;
+
+    for (int i = 0; i < n; i++) {
+        g_assert(reap(c, qid, &cqe, TIMEOUT_US));
+        g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, (uint16_t)(first + i));
+        g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==,
+                        NVME_SUCCESS);
+    }
+}
+
 /* If cqe completes an outstanding AER, account for it and say so. */
 static bool aer_reaped(Ctrl *c, int qid, NvmeCqe *cqe)
 {
@@ -760,12 +774,7 @@ static void test_doorbell_values(void)
         wr32(c, DB(IOQ, 0), head);
         qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
         /* the tail stayed at head + 3: all three run, in order */
-        for (int i = 0; i < 3; i++) {
-            g_assert(reap(c, IOQ, &cqe, TIMEOUT_US));
-            g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, (uint16_t)(first + i));
-            g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==,
-                            NVME_SUCCESS);
-        }
+        reap_in_order(c, IOQ, first, 3);
         g_assert_false(reap(c, IOQ, &cqe, 100 * 1000));
         /* one event per bad write */
         g_assert_cmphex(aer_queued(c), ==, AER_INVALID_DB_VALUE);
@@ -911,12 +920,7 @@ static void test_bus_master_off(void)
                        100.0 * (t1 - t0) / hz / ((w1 - w0) / 1e6),
                        t1 - t0, (w1 - w0) / 1e6);
         qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
-        for (int i = 0; i < 4; i++) {
-            g_assert(reap(c, qid, &cqe, TIMEOUT_US));
-            g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, (uint16_t)(first + i));
-            g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==,
-                            NVME_SUCCESS);
-        }
+        reap_in_order(c, qid, first, 4);
         health(c);
     }
     ctrl_stop(c);
@@ -1125,7 +1129,7 @@ static void test_cq_full(void)
     Ctrl *c = ctrl_start("");
     Queue *q = &c->q[2];
     NvmeCqe cqe[4];
-    int posted = 0, done = 0;
+    int posted = 0;
     uint16_t first;
 
     memset(q, 0, sizeof(*q));
@@ -1157,15 +1161,7 @@ static void test_cq_full(void)
     qtest_memread(c->qts, q->cq, cqe, sizeof(cqe));
     g_assert_cmpuint(le16_to_cpu(cqe[3].status) & 1, ==, 0);
     /* the rest arrive, in order, as the head moves */
-    for (int i = 0; i < 20; i++) {
-        NvmeCqe e;
-        g_assert(reap(c, 2, &e, TIMEOUT_US));
-        g_assert_cmpuint(le16_to_cpu(e.cid), ==, (uint16_t)(first + i));
-        g_assert_cmphex(STATUS(le16_to_cpu(e.status) >> 1), ==,
-                        NVME_SUCCESS);
-        done++;
-    }
-    g_assert_cmpint(done, ==, 20);
+    reap_in_order(c, 2, first, 20);
     ctrl_stop(c);
 }
 
