@@ -5,24 +5,39 @@
 #   qemu-src/qemu-10.0.*                     unpacked Debian source, patched
 #   logs/                                    logs of failed steps
 
-# The Debian mirror this machine's apt already uses (never hard-coded).
+# The Debian mirror this machine's apt already uses (never hard-coded):
+# $FEMU_DEBIAN_MIRROR if set; else the URIs of the first non-security
+# stanza of /etc/apt/sources.list.d/debian.sources, then of any other
+# deb822 *.sources file; else the first non-security "deb" line of
+# /etc/apt/sources.list or *.list (skipping "[option=...]" blocks).
+# Shared by configure, scripts/guest/build-guest.sh and build-os-image.sh.
 femu_mirror() {
-    local m=
-    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-        # deb822: the URIs of the first stanza whose suites are not -security.
+    local m= f
+    if [ -n "${FEMU_DEBIAN_MIRROR:-}" ]; then echo "${FEMU_DEBIAN_MIRROR%/}"; return; fi
+    for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
+        [ -r "$f" ] || continue
+        # deb822: a blank line ends a stanza; skip -security suites/URIs.
         m=$(awk '
-            /^[[:space:]]*$/ { if (u != "" && s !~ /-security/) { print u; exit } u = ""; s = "" }
-            /^URIs:/   { u = $2 }
-            /^Suites:/ { s = $0 }
-            END { if (u != "" && s !~ /-security/) print u }' \
-            /etc/apt/sources.list.d/debian.sources | head -n 1)
+            function emit() { if (u != "" && s !~ /-security/ && u !~ /security/) { print u; exit } }
+            /^[[:space:]]*$/ { emit(); u = ""; s = ""; next }
+            tolower($1) == "uris:"   { u = $2 }
+            tolower($1) == "suites:" { s = $0 }
+            END { emit() }' "$f" | head -n 1)
+        [ -n "$m" ] && break
+    done
+    if [ -z "$m" ]; then
+        for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+            [ -r "$f" ] || continue
+            m=$(awk '$1 == "deb" {
+                       for (i = 2; i <= NF; i++) {
+                           if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; continue }
+                           if ($i !~ /security/) print $i
+                           break
+                       } }' "$f" | head -n 1)
+            [ -n "$m" ] && break
+        done
     fi
-    if [ -z "$m" ] && [ -f /etc/apt/sources.list ]; then
-        m=$(awk '$1 == "deb" && $0 !~ /security/ {
-                   for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' \
-            /etc/apt/sources.list | head -n 1)
-    fi
-    [ -n "$m" ] || die "cannot find the Debian mirror in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list"
+    [ -n "$m" ] || die "cannot find the Debian mirror in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list (set FEMU_DEBIAN_MIRROR)"
     echo "${m%/}"
 }
 

@@ -68,7 +68,7 @@ fi
 # The mirror comes from this machine's apt configuration (configure's
 # femu_mirror); the repository never names a host.
 . "$(dirname "$0")/../graft/lib.sh"
-MIRROR=${FEMU_DEBIAN_MIRROR:-$(femu_mirror)}
+MIRROR=$(femu_mirror)
 
 mkdir -p "$D"
 exec 9>"$D/.lock"
