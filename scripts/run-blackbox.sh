@@ -23,6 +23,12 @@
 #   FEMU_OPTS    extra femu properties appended to the device, e.g.
 #                FEMU_OPTS=gc_policy=cost-benefit,hot_cold_sep=on
 #                (a later value of a property overrides the one above)
+#   FEMU_SUBSYS  femu-subsys properties, e.g. FEMU_SUBSYS=fdp=on,fdp.nruh=2
+#                for Flexible Data Placement (tutorial 04): adds
+#                -device femu-subsys,id=fdp0,FEMU_SUBSYS before the SSD
+#                and subsys=fdp0 to it (the subsystem must come first on
+#                QEMU's command line, so it cannot be given among the
+#                extra QEMU arguments below)
 #
 # The SSD: 8 channels x 8 LUNs x 1 plane x 256 blocks x 256 pages of 4 KiB
 # = 16 GiB of NAND, 256 lines of 64 MiB; namespace devsz_mb=12288 (12 GiB,
@@ -51,6 +57,7 @@ esac
 QEMU=${QEMU:-$REPO/build-femu/qemu-system-x86_64}
 SSH_PORT=${SSH_PORT:-8080}
 MEM=${MEM:-4G} SMP=${SMP:-4} ACCEL=${ACCEL:-auto} FEMU_OPTS=${FEMU_OPTS:-}
+FEMU_SUBSYS=${FEMU_SUBSYS:-}
 [ -n "${OSIMGF:-}" ] || die "set OSIMGF to your guest OS image (docs/before-you-start.md)"
 [ -f "$OSIMGF" ] || die "OSIMGF=$OSIMGF: no such file"
 case $OSIMGF in *.qcow2) fmt=qcow2 ;; *) fmt=raw ;; esac
@@ -88,12 +95,19 @@ SSD+=,nchs=8,luns_per_ch=8,pls_per_lun=1,blks_per_pl=256,pgs_per_blk=256
 SSD+=,secsz=512,secs_per_pg=8
 SSD+=,pg_rd_lat=40000,pg_wr_lat=200000,blk_er_lat=2000000,ch_xfer_lat=0
 SSD+=,gc_thres_pcent=75,gc_thres_pcent_high=95,gc_policy=greedy
+SUBSYS=()
+if [ -n "$FEMU_SUBSYS" ]; then
+    # QEMU creates devices in command-line order and a femu controller
+    # looks its subsystem up when it is realized
+    SUBSYS=(-device "femu-subsys,id=fdp0,$FEMU_SUBSYS")
+    SSD+=,subsys=fdp0
+fi
 [ -n "$FEMU_OPTS" ] && SSD+=,$FEMU_OPTS
 
 CMD=("$QEMU" -name femu,debug-threads=on
      -machine q35 -accel "$ACCEL" -cpu "$CPU" -smp "$SMP" -m "$MEM"
      -drive file="$OSIMGF",if=virtio,format="$OSIMGFMT"
-     -device femu,"$SSD"
+     "${SUBSYS[@]}" -device femu,"$SSD"
      -netdev user,id=net0,hostfwd=tcp:127.0.0.1:"$SSH_PORT"-:22
      -device virtio-net-pci,netdev=net0)
 
@@ -112,10 +126,10 @@ check)
         echo "$out" | grep -v '^(qemu)\|^QEMU .* monitor' >&2
         die "QEMU refused the configuration (exit $rc)"
     fi
-    echo "$ME: QEMU accepted the configuration ($ACCEL): femu,$SSD"
+    echo "$ME: QEMU accepted the configuration ($ACCEL): ${SUBSYS[*]:+${SUBSYS[1]} }femu,$SSD"
     ;;
 run)
-    echo "$ME: booting $OSIMGF with a 12 GiB FEMU BlackBox SSD ($ACCEL);" \
+    echo "$ME: booting $OSIMGF with -device ${SUBSYS[*]:+${SUBSYS[1]} -device }femu,$SSD ($ACCEL);" \
          "ssh: scripts/run-guest-ssh.sh (port $SSH_PORT). Quit: Ctrl-a x" >&2
     exec "${CMD[@]}" -nographic "$@"
     ;;

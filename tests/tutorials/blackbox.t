@@ -41,6 +41,19 @@ out=$(OSIMGF=$img ACCEL=tcg FEMU_OPTS=devsz_mb=16384 "$BB" --check 2>&1) &&
 grep -q 'devsz_mb' <<<"$out" || fail "refusal does not name devsz_mb: $out"
 out=$(OSIMGF=$img ACCEL=tcg FEMU_OPTS=gc_policy=cost-benefit,hot_cold_sep=on "$BB" --check 2>&1) ||
     fail "FEMU_OPTS with a policy and hot_cold_sep refused: $out"
+# FEMU_SUBSYS (tutorial 04 in your own guest): the subsystem goes before
+# the controller that names it, or QEMU refuses the controller
+cmd=$(OSIMGF=$img ACCEL=tcg FEMU_SUBSYS=fdp=on,fdp.nruh=2 "$BB" --dry-run) ||
+    fail "--dry-run with FEMU_SUBSYS failed"
+[[ $cmd =~ -device\ femu-subsys,id=fdp0,fdp=on,fdp.nruh=2\ -device\ femu,[^\ ]*,subsys=fdp0[,\ ] ]] ||
+    fail "FEMU_SUBSYS: no femu-subsys before a femu with subsys=fdp0: $cmd"
+fdpdev=nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,gc_thres_pcent=95
+out=$(OSIMGF=$img ACCEL=tcg FEMU_SUBSYS=fdp=on,fdp.nruh=2 FEMU_OPTS=$fdpdev "$BB" --check 2>&1) ||
+    fail "tutorial 04's device with FEMU_SUBSYS refused: $out"
+echo "$out"
+out=$(OSIMGF=$img ACCEL=tcg FEMU_SUBSYS=fdp=on,fdp.nruh=0 "$BB" --check 2>&1) &&
+    fail "FEMU_SUBSYS=fdp=on,fdp.nruh=0 accepted"
+grep -q 'fdp.nruh=0' <<<"$out" || fail "refusal does not name fdp.nruh: $out"
 out=$(OSIMGF=$img SSH_PORT=abc "$BB" --dry-run 2>&1) && fail "SSH_PORT=abc accepted"
 unset SSH_PORT
 
