@@ -24,8 +24,13 @@
 # --scale scaled  the same number of lines (128) on 64 MiB of NAND
 #                 (nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32),
 #                 age and measure 2x the namespace each; minutes.
-# --sim-only      only the simulator columns (seconds); the guest columns
-#                 say "not measured".
+# --sim-only      only the simulator columns (seconds), as a check of the
+#                 docs: without --out the fragments go to a new temporary
+#                 directory (printed), nothing is spliced, and each table's
+#                 femu-sim columns are compared with the committed fragment
+#                 in docs/tables/SCALE/ (exit status 3 when one differs).
+#                 With --out DIR they are written there (and spliced unless
+#                 --no-splice), their guest columns saying "not measured".
 # --rows R        WAF tables: measure only these rows in the guest ("zipf":
 #                 the Zipf rows; or 0-based row numbers) and keep the guest
 #                 columns and boot times of the other rows from the table's
@@ -55,7 +60,7 @@ RUNNER=$ROOT/scripts/femu-run
 T=$ROOT/scripts/tutorials
 # lib.sh (shared helpers of the tutorial scripts) travels with them, when present
 LIBFILE=(); [ -f "$T/lib.sh" ] && LIBFILE=(--file "$T/lib.sh")
-SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE=1 ROWS=""
+SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE="" ROWS=""
 die() { echo "$ME: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -66,7 +71,7 @@ while [ $# -gt 0 ]; do
     --group) GROUP=$2; shift 2 ;;
     --rows) ROWS=$2; shift 2 ;;
     --no-splice) SPLICE=0; shift ;;
-    --splice-only) ONLY=,none,; SIMONLY=1; shift ;;
+    --splice-only) ONLY=,none,; SIMONLY=1; SPLICE=1; SPLICEONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
     esac
@@ -90,7 +95,13 @@ full)   GEOM=nchs=4,luns_per_ch=4,blks_per_pl=128; AGE=4g MEASURE=4g; : "${GROUP
 scaled) GEOM=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32; AGE=2x MEASURE=2x; : "${GROUP:=99}" ;;
 *) die "--scale must be full or scaled" ;;
 esac
-: "${OUT:=$ROOT/docs/tables/$SCALE}"
+# --sim-only without --out: a check that leaves docs/ alone (below)
+CHECK=0
+if [ "$SIMONLY" = 1 ] && [ -z "$OUT" ] && [ -z "${SPLICEONLY:-}" ]; then
+    CHECK=1 OUT=$(mktemp -d /tmp/femu-tables.XXXXXX) || die "mktemp failed"
+    : "${SPLICE:=0}"
+fi
+: "${OUT:=$ROOT/docs/tables/$SCALE}" "${SPLICE:=1}"
 mkdir -p "$OUT"
 ACCEL=tcg
 HOST="$(nproc) CPUs, $(uname -m), $(date -u +%Y-%m-%d)"
@@ -112,7 +123,14 @@ sim() {
     local props=$GEOM,$1 z=${2:-} a m t0 out
     a=$(size $AGE "$props") m=$(size $MEASURE "$props")
     t0=$EPOCHREALTIME
-    out=$("$SIM" "$props" --waf-run=age=$a,measure=$m${z:+,zipf=$z}) || { echo "refused - -"; return; }
+    # exit status 1: the configuration is refused (reserve rule); anything
+    # else (a binary being relinked, a crash) must not become a table cell
+    out=$("$SIM" "$props" --waf-run=age=$a,measure=$m${z:+,zipf=$z})
+    case $? in
+    0) ;;
+    1) echo "refused - -"; return ;;
+    *) echo "FAILED"; return ;;
+    esac
     awk -v t="$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" \
         '$1 == "measure" { printf "%d.%03d %s %s\n", $8 / 1000, $8 % 1000, $6, t }' <<<"$out"
 }
@@ -250,6 +268,7 @@ waf_table() {
     SW=() GW=() WALL=()
     for i in "${!rows[@]}"; do
         SW[$i]=$(sim "${rows[$i]%|*}" "${rows[$i]#*|}")
+        [ "${SW[$i]}" != FAILED ] || die "$name: $SIM $GEOM,${rows[$i]%|*} failed"
     done
     keep_old "$name" "${rows[@]}"
     waf_fragment "$name" "$title" "${rows[@]}"
@@ -328,6 +347,7 @@ JOB
             s=($("$SIM" "$FGEO,fdp.nruh=2" --phase fill:seqfill,bs=128k \
                 --phase age:hotcold,size=$FSZ$pid --phase measure:hotcold,size=$FSZ$pid |
                 awk '$1 == "measure" { printf "%d.%03d %s\n", $8 / 1000, $8 % 1000, $6 }'))
+            [ ${#s[@]} = 2 ] || die "04-fdp: $SIM $FGEO,fdp.nruh=2 failed"
             if [ "$SIMONLY" = 1 ]; then g=("not measured" "-"); else g=(${FG[$fdp]}); fi
             echo "| FDP=$fdp | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} |"
         done
@@ -376,6 +396,46 @@ if [ -z "$ONLY" ] || [[ $ONLY == *,05-latency,* ]]; then
         rm -f "$log" "$log.err"
         echo "$ME: wrote $f" >&2
     fi
+fi
+
+# --sim-only check: each fragment's femu-sim columns (WAF and GC pages
+# moved, by row) against the committed one
+if [ "$CHECK" = 1 ]; then
+    python3 - "$OUT" "$ROOT/docs/tables/$SCALE" <<'PY'
+import glob, os, sys
+def sim_cols(path):
+    rows, hdr = {}, None
+    for line in open(path):
+        if not line.startswith("|") or line.startswith("|---"):
+            continue
+        c = [x.strip() for x in line.strip().strip("|").split("|")]
+        if hdr is None:
+            hdr = c
+            continue
+        key = tuple(c[:2]) if "writes" in hdr else (c[0],)
+        rows[key] = (c[hdr.index("WAF femu-sim")],
+                     c[hdr.index("GC pages moved (sim / guest)")].split("/")[0].strip())
+    return rows
+new, docs, bad = sys.argv[1], sys.argv[2], 0
+for f in sorted(glob.glob(os.path.join(new, "*.md"))):
+    d = os.path.join(docs, os.path.basename(f))
+    name = os.path.basename(f)[:-3]
+    if not os.path.exists(d):
+        print("regen: %s: no committed table %s" % (name, d), file=sys.stderr)
+        continue
+    a, b = sim_cols(f), sim_cols(d)
+    if a == b:
+        print("regen: %s: femu-sim columns match %s (%d rows)" % (name, d, len(a)), file=sys.stderr)
+        continue
+    bad = 1
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            print("regen: %s: %s: femu-sim now %s, %s has %s" % (name, " ".join(k), a.get(k), d, b.get(k)), file=sys.stderr)
+sys.exit(3 if bad else 0)
+PY
+    rc=$?
+    echo "$ME: fragments in $OUT (docs/ not changed)" >&2
+    exit $rc
 fi
 
 # Splice the fragments into the tutorials.

@@ -1,7 +1,9 @@
 #!/bin/bash
 # scripts/tables/regen.sh, simulator side only (seconds): it writes a
 # table fragment whose WAF column parses and matches femu-sim run by hand,
-# and splices it between the markers of a tutorial, twice without change.
+# and splices it between the markers of a tutorial, twice without change;
+# --rows keeps the other rows' guest columns; --sim-only without --out
+# checks the committed fragment's femu-sim columns and changes nothing.
 set -u
 ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 SIM=${FEMU_SIM_DIR:-$ROOT/build}/femu-sim
@@ -13,7 +15,7 @@ mkdir -p "$d/docs/tutorials"
 printf 'intro\n<!-- BEGIN scaled/02-threshold -->\nold\n<!-- END scaled/02-threshold -->\ntail\n' >"$d/docs/tutorials/t.md"
 run() {
     FEMU_ROOT=$d FEMU_SIM=$SIM bash "$ROOT/scripts/tables/regen.sh" --sim-only \
-        --scale scaled --only 02-threshold 2>"$d/err"
+        --out "$d/docs/tables/scaled" --scale scaled --only 02-threshold 2>"$d/err"
 }
 run || { cat "$d/err"; fail "regen.sh failed"; }
 f=$d/docs/tables/scaled/02-threshold.md
@@ -44,9 +46,32 @@ cmp -s "$d/before" "$d/docs/tutorials/t.md" || fail "a second splice changed the
 sed -i -e 's/| not measured | \([0-9]*\) \/ - | - |$/| 9.999 | \1 \/ 4242 | 7.0 s (1+2+7 s, tcg) |/' "$f"
 echo 'Guest wall time per boot, boot to exit: rows 0-0: 11 s; rows 1-1: 22 s; rows 2-2: 33 s (`--scale scaled`, tcg; KVM: not measured, no working KVM on these machines).' >>"$f"
 FEMU_ROOT=$d FEMU_SIM=$SIM bash "$ROOT/scripts/tables/regen.sh" --sim-only --no-splice \
-    --scale scaled --only 02-threshold --rows 1 2>"$d/err" || { cat "$d/err"; fail "--rows run failed"; }
+    --out "$d/docs/tables/scaled" --scale scaled --only 02-threshold --rows 1 2>"$d/err" || { cat "$d/err"; fail "--rows run failed"; }
 cat "$f"
 [ "$(grep -c '| 9.999 | [0-9]* / 4242 | 7.0 s (1+2+7 s, tcg) |$' "$f")" = 2 ] || fail "--rows 1: rows 0 and 2 not kept"
 grep -q '^| `op_pcent=25,gc_thres_pcent=90` | uniform | [0-9.]* | not measured |' "$f" || fail "--rows 1: row 1 kept"
 grep -q '^Guest wall time per boot, boot to exit: rows 0-0: 11 s; rows 2-2: 33 s (' "$f" || fail "--rows 1: boot times"
+# --sim-only without --out: compares with the committed fragment ($f, its
+# guest columns made up above) and leaves docs/ alone
+check() {
+    FEMU_ROOT=$d FEMU_SIM=$SIM bash "$ROOT/scripts/tables/regen.sh" --sim-only \
+        --scale scaled --only 02-threshold 2>"$d/err"
+}
+cp "$f" "$d/frag"; cp "$d/docs/tutorials/t.md" "$d/before"
+check; rc=$?
+cat "$d/err"
+[ $rc = 0 ] || fail "--sim-only check of an up-to-date table exited $rc"
+grep -q 'regen: 02-threshold: femu-sim columns match .*02-threshold.md (3 rows)' "$d/err" || fail "no match reported"
+cmp -s "$f" "$d/frag" && cmp -s "$d/before" "$d/docs/tutorials/t.md" || fail "--sim-only check changed docs/"
+tmp=$(sed -n 's/^regen: fragments in \(.*\) (docs\/ not changed)$/\1/p' "$d/err")
+[ -n "$tmp" ] && [ -f "$tmp/02-threshold.md" ] || fail "no fragment directory printed"
+rm -rf "$tmp"
+# a stale simulator figure in the committed table: exit 3, the row named
+sed -i 's/^| `op_pcent=25,gc_thres_pcent=75` | uniform | [0-9.]* |/| `op_pcent=25,gc_thres_pcent=75` | uniform | 1.234 |/' "$f"
+check; rc=$?
+cat "$d/err"
+[ $rc = 3 ] || fail "--sim-only check of a stale table exited $rc, want 3"
+grep -q "regen: 02-threshold: \`op_pcent=25,gc_thres_pcent=75\` uniform: femu-sim now ('[0-9.]*', '[0-9]*'), .* has ('1.234', " "$d/err" ||
+    fail "the stale row is not named"
+rm -rf "$(sed -n 's/^regen: fragments in \(.*\) (docs\/ not changed)$/\1/p' "$d/err")"
 echo "regen.sh: all checks passed"
