@@ -30,15 +30,23 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
                        uint16_t status)
 {
     NvmeErrorLog *e;
+    int i;
 
     qemu_mutex_lock(&n->err_lock);
     n->error_count++;
-    e = &n->errlog[n->error_count % (FEMU_ELPE + 1)];
+    i = n->error_count % (FEMU_ELPE + 1);
+    e = &n->errlog[i];
     memset(e, 0, sizeof(*e));
     e->error_count = cpu_to_le64(n->error_count);
     e->sqid = cpu_to_le16(sqid);
     e->cid = cmd->cid;
+    /*
+     * Status Field (NVMe 2.0 5.16.1.2): bits 15:1 the status of the
+     * completion, bit 0 its Phase Tag, known only once the CQE is
+     * written: femu_cq_post fills it in (femu_error_set_phase).
+     */
     e->status_field = cpu_to_le16(status << 1);
+    n->errlog_nophase[i] = true;
     e->param_error_location = cpu_to_le16(0xffff);
     e->nsid = cmd->nsid;
     /*
@@ -50,6 +58,30 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
         (cmd->opcode == NVME_CMD_READ || cmd->opcode == NVME_CMD_WRITE ||
          cmd->opcode == NVME_CMD_WRITE_ZEROES)) {
         e->lba = ((NvmeRwCmd *)cmd)->slba;
+    }
+    qemu_mutex_unlock(&n->err_lock);
+}
+
+/*
+ * The CQE of command cid on SQ sqid was written with Phase Tag phase:
+ * copy it into bit 0 of the Status Field of the newest error log entry
+ * for that command that still waits for it.  Called with cq->lock held;
+ * err_lock is taken after it, never the other way round.
+ */
+void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
+                          uint8_t phase)
+{
+    qemu_mutex_lock(&n->err_lock);
+    for (int k = 0; k <= FEMU_ELPE && (uint64_t)k < n->error_count; k++) {
+        int i = (n->error_count - k) % (FEMU_ELPE + 1);
+        NvmeErrorLog *e = &n->errlog[i];
+
+        if (n->errlog_nophase[i] && le16_to_cpu(e->sqid) == sqid &&
+            e->cid == cid) {
+            e->status_field |= cpu_to_le16(phase & 1);
+            n->errlog_nophase[i] = false;
+            break;
+        }
     }
     qemu_mutex_unlock(&n->err_lock);
 }
@@ -97,6 +129,74 @@ void femu_aer_clear(FemuCtrl *n, uint8_t type)
     femu_aer_process(n);
 }
 
+/*
+ * Timestamp feature (FID 0Eh, NVMe 2.0 5.27.1, "Timestamp"): an 8-byte
+ * data structure, bytes 5:0 milliseconds since 1970-01-01 UTC, byte 6
+ * attributes (bit 0 Synch, bits 3:1 Timestamp Origin), byte 7 reserved.
+ * The value counts from what Set Features stored (origin 001b), or from
+ * 0 at the last Controller Level Reset, power-on included (origin 000b).
+ * It counts with QEMU's virtual clock, so it stops while the VM is
+ * stopped, as the guest's own clock does; Synch stays 0 (the count never
+ * skips while the VM runs).
+ */
+#define FEMU_TS_MASK    ((1ULL << 48) - 1)
+#define FEMU_TS_SIZE    8
+
+static void femu_timestamp_init(FemuCtrl *n, uint64_t ms, bool host_set)
+{
+    n->ts_base_ms = ms & FEMU_TS_MASK;
+    n->ts_at_ms = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL);
+    n->ts_host_set = host_set;
+}
+
+static void femu_timestamp_get(FemuCtrl *n, bool dflt, uint8_t *buf)
+{
+    uint64_t ms = 0;
+
+    /* the default is what a Controller Level Reset sets: 0, origin 000b */
+    if (!dflt) {
+        ms = (n->ts_base_ms + qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) -
+              n->ts_at_ms) & FEMU_TS_MASK;
+    }
+    stq_le_p(buf, ms);
+    buf[6] = (!dflt && n->ts_host_set ? 1 : 0) << 1;   /* origin, Synch 0 */
+    buf[7] = 0;
+}
+
+/* Controller Level Reset (and power-on): features kept here restart. */
+void femu_admin_ctrl_reset(FemuCtrl *n)
+{
+    femu_timestamp_init(n, 0, false);
+    memset(&n->hbs, 0, sizeof(n->hbs));
+}
+
+/*
+ * Host Behavior Support (FID 16h, NVMe 2.0 5.27.1, "Host Behavior
+ * Support"): 512 bytes.  Defined fields: byte 0 bit 0 ACRE, byte 1 bit 0
+ * ETDAS, byte 2 bit 0 LBAFEE, bytes 5:4 CDFE; everything else reserved.
+ * FEMU keeps ACRE, ETDAS and LBAFEE (none changes what it does: no
+ * completion carries a Command Retry Delay, CRDT1-3 = 0; there is no
+ * telemetry log; both LBA formats are below 16).  CDFE enables Copy
+ * descriptor formats, and FEMU has no Copy command (ONCS bit 8 = 0): a
+ * bit set there, or in any reserved bit or byte, is an Invalid Field.
+ */
+static uint16_t femu_set_hbs(FemuCtrl *n, NvmeCmd *cmd)
+{
+    NvmeHostBehaviorSupport h;
+    uint16_t status;
+
+    status = femu_dma_cmd(n, cmd, (uint8_t *)&h, sizeof(h), false);
+    if (status) {
+        return status;
+    }
+    if ((h.acre & ~1) || (h.etdas & ~1) || (h.lbafee & ~1) || h.rsvd3 ||
+        h.cdfe || !buffer_is_zero(h.rsvd6, sizeof(h.rsvd6))) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    n->hbs = h;
+    return NVME_SUCCESS;
+}
+
 static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
 {
     NvmeIdCtrl id = {};
@@ -138,7 +238,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.maxcmd = cpu_to_le16(n->mqes + 1);
     id.nn = cpu_to_le32(1);
     id.oncs = cpu_to_le16(NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES |
-                          NVME_ONCS_FEATURES);
+                          NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP);
     id.vwc = NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT;
     id.sgls = 0;                    /* PRPs only */
     snprintf(subnqn, sizeof(subnqn), "nqn.2026-01.io.femu:%s", n->sn);
@@ -152,11 +252,26 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
 {
     uint32_t pg_lbas = (n->cfg.secs_per_pg * 512) >> n->lba_shift;
 
+    uint64_t nuse = n->ns_blocks;
+
+    /*
+     * NUSE (NVM Command Set spec 4.1.5.1, Identify Namespace): with an
+     * FTL the namespace is thin provisioned (NSFEAT bit 0), so NUSE is
+     * what the mapping table holds: written logical pages that were not
+     * deallocated since, in logical blocks.  The FTL maps whole NAND
+     * pages (NPDG), so a 512 B write counts its page's blocks.  NoSSD
+     * has no mapping: NUSE = NCAP, as the spec allows.
+     */
+    if (n->ftl) {
+        qemu_mutex_lock(&n->ftl_lock);
+        nuse = MIN(ftl_mapped_pages(n->ftl) * MAX(pg_lbas, 1), n->ns_blocks);
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
     id->nsze = cpu_to_le64(n->ns_blocks);
     id->ncap = cpu_to_le64(n->ns_blocks);
-    id->nuse = cpu_to_le64(n->ns_blocks);
+    id->nuse = cpu_to_le64(nuse);
     /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
-    id->nsfeat = 1 << 4;
+    id->nsfeat = 1 << 4 | (n->ftl ? 1 : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
     /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates */
@@ -242,7 +357,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             return NVME_INVALID_NSID | NVME_DNR;
         }
         {
-            /* 5.17.2.3: EUI64, NGUID and command set identifier */
+            /* 5.17.2.3: EUI64, NGUID, UUID, command set identifier */
             NvmeIdNs id = {};
             uint8_t *p = buf;
 
@@ -253,6 +368,11 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             p[0] = 2; p[1] = NVME_NIDL_NGUID;
             memcpy(p + 4, id.nguid, 16);
             p += 4 + 16;
+            if (!qemu_uuid_is_null(&n->uuid)) {
+                p[0] = NVME_NIDT_UUID; p[1] = NVME_NIDL_UUID;
+                memcpy(p + 4, n->uuid.data, NVME_NIDL_UUID);
+                p += 4 + NVME_NIDL_UUID;
+            }
             p[0] = 4; p[1] = NVME_NIDL_CSI;
             p[4] = 0;               /* NVM command set */
         }
@@ -389,6 +509,8 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case NVME_INTERRUPT_VECTOR_CONF:
     case NVME_WRITE_ATOMICITY:
     case NVME_ASYNCHRONOUS_EVENT_CONF:
+    case NVME_TIMESTAMP:
+    case NVME_HOST_BEHAVIOR_SUPPORT:
         break;
     case NVME_FDP_MODE:
     case NVME_FDP_EVENTS:
@@ -455,6 +577,20 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case NVME_ASYNCHRONOUS_EVENT_CONF:
         *res = dflt ? 0 : n->feat_async_config;
         break;
+    case NVME_TIMESTAMP: {
+        uint8_t ts[FEMU_TS_SIZE];
+
+        femu_timestamp_get(n, dflt, ts);
+        return femu_dma_cmd(n, cmd, ts, sizeof(ts), true);
+    }
+    case NVME_HOST_BEHAVIOR_SUPPORT: {
+        NvmeHostBehaviorSupport h = {};
+
+        if (!dflt) {
+            h = n->hbs;
+        }
+        return femu_dma_cmd(n, cmd, (uint8_t *)&h, sizeof(h), true);
+    }
     }
     return NVME_SUCCESS;
 }
@@ -550,6 +686,19 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case NVME_ASYNCHRONOUS_EVENT_CONF:
         n->feat_async_config = dw11;
         break;
+    case NVME_TIMESTAMP: {
+        uint8_t ts[FEMU_TS_SIZE];
+        uint16_t status = femu_dma_cmd(n, cmd, ts, sizeof(ts), false);
+
+        if (status) {
+            return status;
+        }
+        /* bytes 7:6 (Synch, origin) are the controller's: not taken */
+        femu_timestamp_init(n, ldq_le_p(ts), true);
+        break;
+    }
+    case NVME_HOST_BEHAVIOR_SUPPORT:
+        return femu_set_hbs(n, cmd);
     case NVME_FDP_MODE:
     case NVME_FDP_EVENTS:
         return femu_fdp_set_feature(n, cmd, res);

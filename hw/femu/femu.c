@@ -13,6 +13,7 @@
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
 #include "hw/core/qdev-prop-internal.h"
 #include "hw/pci/msix.h"
 #include "system/system.h"
@@ -299,6 +300,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     }
     n->start_ns = get_clock();
     n->temperature = 310;   /* 37 C, below both default thresholds */
+    femu_admin_ctrl_reset(n);   /* power-on: Timestamp 0, origin 000b */
     qemu_mutex_init(&n->ftl_lock);
     qemu_mutex_init(&n->err_lock);
 
@@ -411,6 +413,8 @@ static const Property femu_props[] = {
     DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
     DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
     DEFINE_PROP_STRING("subsys", FemuCtrl, subsys_id),
+    /* a fresh random UUID per run unless given ("auto") */
+    DEFINE_PROP_UUID("uuid", FemuCtrl, uuid),
 };
 
 /*
@@ -471,6 +475,9 @@ static const FemuPropDesc femu_prop_descs[] = {
     { "mqes", "maximum queue entries, 0's based (1..65535)" },
     { "subsys", "id of a femu-subsys device (FDP settings), given "
                 "before this controller" },
+    { "uuid", "namespace UUID (Identify descriptor 03h): \"auto\" = a "
+              "random one per run, or xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx; "
+              "all zeroes = none" },
 };
 
 static const FemuPropDesc femu_subsys_prop_descs[] = {

@@ -30,6 +30,7 @@
 #include "block/nvme.h"
 #include "qemu/thread.h"
 #include "qemu/event_notifier.h"
+#include "qemu/uuid.h"
 #include "hw/femu/ftl.h"
 
 #define TYPE_FEMU "femu"
@@ -208,6 +209,7 @@ struct FemuCtrl {
     uint8_t mdts;
     uint16_t mqes;
     char *subsys_id;        /* the subsys property: a femu-subsys id */
+    QemuUUID uuid;          /* namespace UUID (descriptor 03h) */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
 
     /* derived at realize */
@@ -257,6 +259,11 @@ struct FemuCtrl {
     /* Interrupt Vector Configuration: CD cleared by the host, per vector */
     uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
     bool nq_set;
+    /* Timestamp (FID 0Eh): ts_base_ms at QEMU_CLOCK_VIRTUAL ts_at_ms */
+    uint64_t ts_base_ms;
+    int64_t ts_at_ms;
+    bool ts_host_set;       /* origin 001b: set by Set Features */
+    NvmeHostBehaviorSupport hbs;    /* FID 16h */
 
     /* asynchronous events */
     uint16_t aer_cids[FEMU_AERL + 1];
@@ -267,6 +274,8 @@ struct FemuCtrl {
 
     /* error information log (ring of FEMU_ELPE + 1) */
     NvmeErrorLog errlog[FEMU_ELPE + 1];
+    /* entry i waits for its CQE to learn the phase tag (status bit 0) */
+    bool errlog_nophase[FEMU_ELPE + 1];
     uint64_t error_count;
     QemuMutex err_lock;     /* pollers and the main loop record errors */
 
@@ -339,6 +348,9 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
                        uint16_t status);
 void femu_aer_clear(FemuCtrl *n, uint8_t type);
 uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
+void femu_admin_ctrl_reset(FemuCtrl *n);
+void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
+                          uint8_t phase);
 
 /* log.c */
 uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd);

@@ -298,6 +298,10 @@ bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
         qemu_mutex_unlock(&cq->lock);
         return true;
     }
+    if (status) {
+        /* the error log entry records this CQE's phase tag (5.16.1.2) */
+        femu_error_set_phase(n, sq->sqid, cid, cq->phase);
+    }
     cq->tail++;
     if (cq->tail == cq->size) {
         cq->tail = 0;

@@ -127,6 +127,7 @@ void femu_ctrl_reset(FemuCtrl *n)
     memset(n->ivc_cd_clear, 0, sizeof(n->ivc_cd_clear));
     n->intms = 0;
     femu_fdp_ctrl_reset(n);
+    femu_admin_ctrl_reset(n);   /* Timestamp, Host Behavior Support */
     if (n->irq_level) {
         n->irq_level = false;
         pci_set_irq(PCI_DEVICE(n), 0);

@@ -35,7 +35,7 @@ help_check() { # help_check DRIVER PROP... : each PROP has a description
 help_check femu femu_mode nchs luns_per_ch pls_per_lun blks_per_pl \
     pgs_per_blk secsz secs_per_pg devsz_mb op_pcent pg_rd_lat pg_wr_lat \
     blk_er_lat ch_xfer_lat gc_thres_pcent gc_thres_pcent_high gc_policy \
-    gc_strategy hot_cold_sep seed serial queues pollers mdts mqes subsys
+    gc_strategy hot_cold_sep seed serial queues pollers mdts mqes subsys uuid
 help_check femu-subsys fdp fdp.nruh fdp.nru
 
 # the figures a user looks for: unit and limits, and the defaults

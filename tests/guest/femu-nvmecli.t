@@ -13,4 +13,5 @@
 need_runner
 G="nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25"
 femu_guest nvmecli.sh --timeout 900 --append iomem=relaxed \
-    -device femu,$G -device femu,$G,secsz=4096
+    -device femu,$G,uuid=6d8a8f27-3e0b-4c52-9a4e-f2a4c1d9b001 \
+    -device femu,$G,secsz=4096

@@ -56,6 +56,14 @@ static void random_run(enum ftl_gc_policy pol, bool hot_cold, uint32_t nruh,
     }
     CHECK_INVARIANTS(f);
     CHECK_EQ(errors, 0);
+    /* GC moves pages but never changes how many are mapped */
+    {
+        uint64_t mapped = 0;
+        for (uint32_t lpn = 0; lpn < ftl_logical_pages(f); lpn++) {
+            mapped += ftl_map_get(f, lpn) != FTL_NONE;
+        }
+        CHECK_EQ(ftl_mapped_pages(f), mapped);
+    }
     /* GC really ran, and never let the lines run out */
     CHECK(f->ctr.gc_lines_collected > 0);
     CHECK(max_used < ftl_total_lines(f));
@@ -86,7 +94,9 @@ static void test_unmapped_and_trim(void)
     /* never written: no NAND time, no page read */
     CHECK_EQ(ftl_read(f, 0, 64, 5000), 5000);
     CHECK_EQ(f->ctr.host_pages_read, 0);
+    CHECK_EQ(ftl_mapped_pages(f), 0);
     wpage(f, 3, 0);
+    CHECK_EQ(ftl_mapped_pages(f), 1);
     CHECK_EQ(ftl_read(f, 3 * 8, 8, 1000000), 1000000 + c.pg_rd_lat);
     CHECK_EQ(f->ctr.host_pages_read, 1);
     /* a trim that covers only part of the page keeps it mapped */
@@ -94,9 +104,11 @@ static void test_unmapped_and_trim(void)
     CHECK(ftl_map_get(f, 3) != FTL_NONE);
     ftl_trim(f, 3 * 8, 4);
     CHECK(ftl_map_get(f, 3) != FTL_NONE);
+    CHECK_EQ(ftl_mapped_pages(f), 1);
     /* the whole page: unmapped, reads are free again */
     ftl_trim(f, 2 * 8 + 4, 12);
     CHECK(ftl_map_get(f, 3) == FTL_NONE);
+    CHECK_EQ(ftl_mapped_pages(f), 0);
     CHECK_EQ(ftl_read(f, 3 * 8, 8, 2000000), 2000000);
     CHECK_INVARIANTS(f);
     /* trimming past the end is clipped, not a crash */
@@ -131,6 +143,8 @@ static void test_overwrite_and_subpage(void)
     CHECK(ftl_page_valid(f, ftl_map_get(f, 0)));
     CHECK_EQ(f->rmap[ftl_map_get(f, 0)], 0);
     CHECK_EQ(f->ln.line[0].vpc, 2); /* lpn 0 (new copy) and lpn 1 */
+    /* lpns 0 and 1 (a 512 B write maps its page), the overwrite not twice */
+    CHECK_EQ(ftl_mapped_pages(f), 2);
     CHECK_INVARIANTS(f);
     ftl_free(f);
 }

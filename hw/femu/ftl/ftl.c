@@ -249,6 +249,17 @@ uint32_t ftl_total_lines(const struct ftl *ftl)
     return ftl->ln.nlines;
 }
 
+uint64_t ftl_mapped_pages(const struct ftl *ftl)
+{
+    uint64_t n = 0;
+
+    /* one valid NAND page per mapped logical page: lines, not lpns */
+    for (uint32_t i = 0; i < ftl->ln.nlines; i++) {
+        n += ftl->ln.line[i].vpc;
+    }
+    return n;
+}
+
 uint64_t ftl_fdp_ruamw(const struct ftl *ftl, uint32_t ruh)
 {
     const struct ftl_stream *st;

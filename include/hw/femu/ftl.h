@@ -191,6 +191,9 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl);
 /* Logical pages (lpn range) and NAND pages. */
 uint64_t ftl_logical_pages(const struct ftl *ftl);
 uint64_t ftl_nand_pages(const struct ftl *ftl);
+/* Logical pages that are mapped now (written, not trimmed since): the
+ * sum of the lines' valid page counts (Identify Namespace NUSE). */
+uint64_t ftl_mapped_pages(const struct ftl *ftl);
 
 /* Share of lines in use, percent (for tests and tracing). */
 uint32_t ftl_used_lines_pcent(const struct ftl *ftl);
