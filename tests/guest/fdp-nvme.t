@@ -34,10 +34,10 @@ refuse "fdp.nru=2" -device femu-subsys,id=s,fdp=on,fdp.nruh=4,fdp.nru=2 -device 
 refuse "fdp.nruh=40" -device femu-subsys,id=s,fdp=on,fdp.nruh=40 -device femu,$T4,subsys=s
 refuse "femu_mode=1" -device femu-subsys,id=s,fdp=on,fdp.nruh=4 -device femu,femu_mode=2,subsys=s
 refuse "subsys=s" -device femu,$T4,subsys=s -device femu-subsys,id=s,fdp=on,fdp.nruh=4
-# 128 handles on the default geometry start
+# 128 handles on the default geometry with 512 lines start
 out=$(echo quit | timeout 60 "$QEMU" -L "$FW" -M q35 -nodefaults -display none -S -monitor stdio \
-      -device femu-subsys,id=s,fdp=on,fdp.nruh=128 -device femu,subsys=s 2>&1) &&
-    echo "ok - fdp.nruh=128 on the default geometry starts" ||
+      -device femu-subsys,id=s,fdp=on,fdp.nruh=128 -device femu,blks_per_pl=512,subsys=s 2>&1) &&
+    echo "ok - fdp.nruh=128 with blks_per_pl=512 starts" ||
     { echo "FAIL - fdp.nruh=128 refused: $out"; hostfail=1; }
 
 job=$(mktemp /tmp/femu-fdp-job.XXXXXX)

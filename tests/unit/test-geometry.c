@@ -110,18 +110,41 @@ static void test_reserve(void)
     CHECK_STR(err, "devsz_mb <= 1920");
     c.devsz_mb = 1920;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    /* 128 FDP handles on the default geometry (opened lazily) */
+    /*
+     * FDP: every handle keeps a host and a GC reclaim unit open, 2 x nruh
+     * lines.  128 handles do not fit on the default geometry (244 lines
+     * below the forced-GC threshold, 16 of them for the data: 114 fit) ...
+     */
     ftl_config_default(&c);
-    c.fdp_nruh = 128;
+    c.fdp_nruh = 114;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    /* but not on the tutorial-04 geometry (64 lines), named as fdp.nruh */
+    c.fdp_nruh = 115;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "fdp.nruh=115 leaves too little spare for GC");
+    CHECK_STR(err, "at most fdp.nruh=114 fits");
+    c.fdp_nruh = 128;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "fdp.nruh=128");
+    /* ... but do with twice the lines (286 are the fewest) */
+    c.blks_per_pl = 286;
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    c.blks_per_pl = 285;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    c.blks_per_pl = 512;
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    /* the tutorial-04 geometry (64 lines, op_pcent=25): 4 handles, not 5 */
     ftl_config_default(&c);
     c.nchs = 2;
     c.luns_per_ch = 4;
     c.blks_per_pl = 64;
     c.op_pcent = 25;
-    c.fdp_nruh = 8;
+    c.fdp_nruh = 4;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
+    c.fdp_nruh = 5;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "fdp.nruh=5");
+    CHECK_STR(err, "at most fdp.nruh=4 fits");
+    /* more open units than lines below the threshold: named as fdp.nruh */
     c.fdp_nruh = 32;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "fdp.nruh=32");

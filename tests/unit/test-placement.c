@@ -224,23 +224,27 @@ static void test_fdp_isolation(void)
     ftl_free(f);
 }
 
-/* 128 handles on the default geometry: each opens its unit lazily. */
+/*
+ * 128 handles (the default geometry with 512 lines: 2 x 128 open units
+ * must fit below the forced-GC threshold): each opens its unit lazily.
+ */
 static void test_fdp_many_handles(void)
 {
     struct ftl_config c;
     struct ftl *f;
 
     ftl_config_default(&c);
+    c.blks_per_pl = 512;
     c.fdp_nruh = 128;
     f = must_new(&c);
     if (!f) {
         return;
     }
-    CHECK_EQ(ftl_free_lines(f), 256);
+    CHECK_EQ(ftl_free_lines(f), 512);
     for (uint32_t h = 0; h < 128; h++) {
         CHECK(ftl_write(f, h * 8, 8, h, 0) != FTL_TIME_ERROR);
     }
-    CHECK_EQ(ftl_free_lines(f), 128);
+    CHECK_EQ(ftl_free_lines(f), 384);
     for (uint32_t h = 0; h < 128; h++) {
         CHECK_EQ(ftl_fdp_ruamw(f, h), 16384 * 8 - 8);
         CHECK_EQ(f->ln.line[line_of(f, h)].owner, h);
@@ -249,11 +253,153 @@ static void test_fdp_many_handles(void)
     ftl_free(f);
 }
 
+/* A handle's reclaim unit fills: the next write opens a fresh one. */
+static void test_fdp_unit_fills(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    uint32_t first;
+
+    tut04_cfg(&c, 2);
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    /* 2047 of the unit's 2048 pages, as 4 KiB writes through pid 1 */
+    for (uint32_t p = 0; p < f->ppl - 1; p++) {
+        ftl_write(f, (uint64_t)p * 8, 8, 1, 0);
+    }
+    first = line_of(f, 0);
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 8);
+    /* the last page closes the unit: RUAMW shows the next, empty one */
+    ftl_write(f, (uint64_t)(f->ppl - 1) * 8, 8, 1, 0);
+    CHECK_EQ(f->ln.line[first].state, FTL_LINE_CLOSED);
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 16384);
+    /* a write spanning the boundary of the next unit: 2 pages in the
+     * old-new unit, the rest in a third one */
+    for (uint32_t p = 0; p < f->ppl - 2; p++) {
+        ftl_write(f, (uint64_t)(f->ppl + p) * 8, 8, 1, 0);
+    }
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 16);
+    ftl_write(f, (uint64_t)(3 * f->ppl) * 8, 5 * 8, 1, 0);
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 16384 - 3 * 8);
+    CHECK(line_of(f, 3 * f->ppl + 4) != line_of(f, 3 * f->ppl));
+    CHECK_EQ(ftl_fdp_ruamw(f, 0), 16384);
+    CHECK(!ftl_fdp_pop_event(f, &(struct ftl_fdp_event){0}));
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/*
+ * Every configuration the reserve rule accepts keeps working when writes
+ * are spread over all handles (every handle's GC unit open at once), with
+ * RUH updates abandoning partly written units, under every victim
+ * policy; and after GC every line holds pages of one handle only
+ * (persistently isolated), whatever the policy.  Counting one GC unit in
+ * all (the old rule) accepted 8 handles on the tutorial-04 geometry,
+ * which failed writes right after a fill.
+ */
+static void test_fdp_reserve_and_isolation(void)
+{
+    static const uint32_t ops[] = { 15, 25, 40, 100 };
+    uint32_t runs = 0, gc_runs = 0;
+
+    for (uint32_t o = 0; o < 4; o++) {
+        for (uint32_t nruh = 1; nruh <= 16; nruh++) {
+            for (int pol = FTL_GC_GREEDY; pol <= FTL_GC_DCHOICE; pol++) {
+                struct ftl_config c;
+                struct ftl *f;
+                uint64_t s = 1000 * o + nruh, moved0;
+                uint32_t lp, bad = 0;
+                uint16_t *owner;
+                bool failed = false;
+
+                small_cfg(&c);
+                c.devsz_mb = 0;
+                c.op_pcent = ops[o];
+                c.fdp_nruh = nruh;
+                c.gc_policy = pol;
+                if (ftl_config_validate(&c, NULL, 0) != 0) {
+                    continue;
+                }
+                f = must_new(&c);
+                if (!f) {
+                    continue;
+                }
+                runs++;
+                ftl_set_delay_mode(f, FTL_DELAY_OFF);
+                lp = ftl_logical_pages(f);
+                owner = calloc(lp, sizeof(*owner));
+                /* fill, each page through handle lpn % nruh ... */
+                for (uint32_t l = 0; l < lp; l++) {
+                    failed |= ftl_write(f, (uint64_t)l * 8, 8, l % nruh, 0) ==
+                              FTL_TIME_ERROR;
+                    owner[l] = l % nruh;
+                }
+                moved0 = f->ctr.gc_pages_moved;
+                /* ... then 4 x the namespace of random overwrites through
+                 * random handles (1 in 16 an unknown id: handle 0), with
+                 * a RUH update of a random handle now and then */
+                for (uint32_t i = 0; i < 4 * lp && !failed; i++) {
+                    uint32_t l = (uint32_t)(trand(&s) % lp);
+                    uint32_t pid = (uint32_t)(trand(&s) % (nruh + nruh / 8 + 1));
+
+                    failed |= ftl_write(f, (uint64_t)l * 8, 8, pid, 0) ==
+                              FTL_TIME_ERROR;
+                    owner[l] = pid < nruh ? pid : 0;
+                    ftl_background_gc(f, 0);
+                    if (trand(&s) % 256 == 0) {
+                        ftl_fdp_ruh_update(f, (uint32_t)(trand(&s) % nruh), 0);
+                    }
+                    while (ftl_fdp_pop_event(f, &(struct ftl_fdp_event){0})) {
+                    }
+                }
+                if (failed) {
+                    fprintf(stderr, "reserve: op_pcent=%u fdp.nruh=%u "
+                            "policy %d: a write failed\n", ops[o], nruh, pol);
+                }
+                CHECK(!failed);
+                gc_runs += f->ctr.gc_pages_moved > moved0;
+                for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
+                    const struct ftl_line *l = &f->ln.line[id];
+
+                    if (l->state == FTL_LINE_FREE) {
+                        continue;
+                    }
+                    for (uint32_t sq = 0; sq < f->ppl; sq++) {
+                        uint32_t ppa = id * f->ppl + sq;
+
+                        bad += ftl_page_valid(f, ppa) &&
+                               owner[f->rmap[ppa]] != l->owner;
+                    }
+                }
+                CHECK_EQ(bad, 0);
+                /* statistics 22h: whole 4 KiB pages here */
+                CHECK_EQ(f->ctr.fdp_hbmw, f->ctr.host_pages_written * 4096);
+                CHECK_EQ(f->ctr.fdp_mbmw, (f->ctr.host_pages_programmed +
+                                           f->ctr.gc_pages_moved) * 4096);
+                CHECK_EQ(f->ctr.fdp_mbe,
+                         f->ctr.gc_lines_collected * ftl_line_bytes(f));
+                CHECK_INVARIANTS(f);
+                free(owner);
+                ftl_free(f);
+            }
+        }
+    }
+    /* the sweep must have covered real cases, with GC moving pages */
+    CHECK(runs >= 60);
+    CHECK_EQ(gc_runs, runs);
+    printf("reserve/isolation: %u accepted configurations, GC moved pages "
+           "in %u\n", runs, gc_runs);
+}
+
 int main(void)
 {
     test_hot_cold();
     test_fdp_accounting();
     test_fdp_isolation();
     test_fdp_many_handles();
+    test_fdp_unit_fills();
+    test_fdp_reserve_and_isolation();
     return test_done("test-placement");
 }

@@ -93,16 +93,18 @@ uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg)
  * Open write lines the reserve rule counts: every stream that may hold a
  * partly written line at the moment forced GC runs.
  *  - one host stream (two with hot_cold_sep: hot and cold) + one GC stream;
- *  - FDP: one open reclaim unit per handle + one GC reclaim unit.  GC
- *    reclaim units are per handle too (isolation), but a handle's GC unit
- *    only exists once that handle's data was collected; counting all of
- *    them would refuse 128 handles on the default geometry.  Such a
- *    pathological spread gets FTL_TIME_ERROR, never a crash.
+ *  - FDP: per handle one open host reclaim unit and one GC reclaim unit
+ *    (GC keeps handles isolated, so each handle relocates into a unit of
+ *    its own).  A handle's GC unit opens the first time its data is
+ *    collected and then stays open, so under writes spread over all
+ *    handles every one of them is open: counting fewer let an accepted
+ *    device (8 handles on the tutorial-04 geometry) end up with all valid
+ *    data in full closed lines and forced GC with nothing to reclaim.
  */
 uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
 {
     if (cfg->fdp_nruh > 0) {
-        return cfg->fdp_nruh + 1;
+        return 2 * cfg->fdp_nruh;
     }
     return cfg->hot_cold_sep ? 3 : 2;
 }
@@ -143,7 +145,7 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
     uint64_t cap;
 
-    if (high + 1 > nlines || high <= open) {
+    if (high + 1 > nlines || (c->fdp_nruh == 0 && high <= open)) {
         snprintf(err, len,
                  "blks_per_pl=%u gives %u lines; with gc_thres_pcent_high=%u "
                  "forced GC starts at %u lines in use, which must leave at "
@@ -152,21 +154,26 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
                  (unsigned)high, (unsigned)open);
         return -1;
     }
-    cap = (high - open) * ppl;
+    cap = high > open ? (high - open) * ppl : 0;
     if (lp <= cap) {
         return 0;
     }
     if (c->fdp_nruh > 0) {
-        /* the handles' open reclaim units are what leaves too little */
+        /*
+         * the handles' open reclaim units are what leaves too little: say
+         * how many handles this geometry takes (2 open units each, and
+         * the data's lines below the threshold)
+         */
+        uint64_t data = ceil_div(lp, ppl);
+        unsigned fit = high > data ? (unsigned)((high - data) / 2) : 0;
+
         snprintf(err, len,
-                 "fdp.nruh=%u leaves too little spare for GC: the namespace "
-                 "needs %llu pages but with %u open reclaim units (one per "
-                 "handle + GC) at most %llu fit below the forced-GC "
-                 "threshold (gc_thres_pcent_high=%u: %u of %u lines); use "
-                 "fewer handles, a larger op_pcent or a smaller devsz_mb",
-                 c->fdp_nruh, (unsigned long long)lp, (unsigned)open,
-                 (unsigned long long)cap, c->gc_thres_pcent_high,
-                 (unsigned)high, c->blks_per_pl);
+                 "fdp.nruh=%u leaves too little spare for GC: its %u open "
+                 "reclaim units (host + GC per handle) leave room for %llu "
+                 "of the namespace's %llu pages below the forced-GC "
+                 "threshold (%u of %u lines); at most fdp.nruh=%u fits",
+                 c->fdp_nruh, (unsigned)open, (unsigned long long)cap,
+                 (unsigned long long)lp, (unsigned)high, c->blks_per_pl, fit);
         return -1;
     }
     if (c->op_pcent >= 0) {

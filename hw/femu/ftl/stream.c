@@ -16,7 +16,8 @@
  *    (persistently isolated).  Hot/cold separation is not applied then:
  *    the host does the placement.
  * Lines open lazily on a stream's first page, so a handle that is never
- * written holds no line (128 handles fit on the default 256 lines).
+ * written holds no line.  The reserve rule (geometry.c) counts both units
+ * of every handle as open.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
