@@ -991,6 +991,196 @@ static uint16_t get_log(Ctrl *c, uint8_t lid, uint32_t numd, uint64_t off,
     return run(c, 0, &cmd, NULL);
 }
 
+static bool all_zero(const uint8_t *p, size_t n)
+{
+    return n == 0 || (p[0] == 0 && memcmp(p, p + 1, n - 1) == 0);
+}
+
+/* Get Features FID fid with select sel, data into c->buf. */
+static uint16_t get_feat_buf(Ctrl *c, uint8_t fid, uint8_t sel, uint32_t *dw0)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_GET_FEATURES, 0, c->buf, 0);
+
+    cmd.cdw10 = cpu_to_le32((uint32_t)sel << 8 | fid);
+    return run(c, 0, &cmd, dw0);
+}
+
+static uint16_t set_feat_buf(Ctrl *c, uint8_t fid, bool save,
+                             const void *data, size_t len)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_SET_FEATURES, 0, c->buf, 0);
+
+    qtest_memset(c->qts, c->buf, 0, PAGE);
+    qtest_memwrite(c->qts, c->buf, data, len);
+    cmd.cdw10 = cpu_to_le32((save ? 1u << 31 : 0) | fid);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* The Timestamp data structure (Base 2.0, 5.27.1 "Timestamp"): bytes
+ * 5:0 ms, byte 6 attributes (Synch bit 0, Timestamp Origin bits 3:1). */
+static uint64_t get_ts(Ctrl *c, uint8_t sel, uint8_t *attr)
+{
+    uint8_t b[8];
+
+    g_assert_cmphex(get_feat_buf(c, NVME_TIMESTAMP, sel, NULL), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, b, sizeof(b));
+    g_assert_cmpuint(b[7], ==, 0);          /* reserved */
+    *attr = b[6];
+    return ldq_le_p(b) & ((1ULL << 48) - 1);
+}
+
+static void step_ms(Ctrl *c, int64_t ms)
+{
+    qtest_clock_step(c->qts, ms * 1000 * 1000);
+}
+
+/*
+ * Timestamp (FID 0Eh) and Host Behavior Support (FID 16h) features, and
+ * the Error Information log's Status Field.  QEMU's virtual clock only
+ * moves when this test steps it (qtest), so timestamps are exact.
+ */
+static void test_features(void)
+{
+    Ctrl *c = ctrl_start("uuid=01234567-89ab-4def-8123-456789abcdef");
+    uint8_t id[PAGE], attr, hbs[512], got[512];
+    uint8_t ts[8] = { 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12, 0xff, 0xff };
+    static const uint8_t descs[] = {
+        1, 8, 0, 0, 0x1d, 0x1d, 0x1d, 0, 0, 0, 0, 0,               /* EUI64 */
+        2, 16, 0, 0, 0x1d, 0x1d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        3, 16, 0, 0, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0x4d, 0xef,
+        0x81, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,             /* UUID */
+        4, 1, 0, 0, 0,                                              /* CSI */
+    };
+    uint64_t v0;
+    uint32_t dw0;
+    bool seen[2] = { false, false };
+
+    /* ONCS bit 6: Timestamp supported (Identify Controller) */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmphex(lduw_le_p(&((NvmeIdCtrl *)id)->oncs) & NVME_ONCS_TIMESTAMP,
+                    ==, NVME_ONCS_TIMESTAMP);
+    /* namespace descriptors: EUI64, NGUID, the uuid property, CSI NVM */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS_DESCR_LIST, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert(memcmp(id, descs, sizeof(descs)) == 0);
+    g_assert(all_zero(id + sizeof(descs), sizeof(id) - sizeof(descs)));
+
+    /* never set: origin 000b, counting from the last reset (power-on) */
+    v0 = get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr);
+    g_assert_cmphex(attr, ==, 0);
+    step_ms(c, 1500);
+    g_assert_cmpuint(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
+                     v0 + 1500);
+    /* set: the value given (bytes 7:6 are the controller's), origin 001b */
+    g_assert_cmphex(set_feat_buf(c, NVME_TIMESTAMP, false, ts, sizeof(ts)),
+                    ==, NVME_SUCCESS);
+    g_assert_cmphex(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
+                    0x123456789abcULL);
+    g_assert_cmphex(attr, ==, 1 << 1);
+    step_ms(c, 250);
+    g_assert_cmphex(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
+                    0x123456789abcULL + 250);
+    /* default: what a Controller Level Reset sets; not saveable */
+    g_assert_cmpuint(get_ts(c, NVME_GETFEAT_SELECT_DEFAULT, &attr), ==, 0);
+    g_assert_cmphex(attr, ==, 0);
+    g_assert_cmphex(get_feat_buf(c, NVME_TIMESTAMP, NVME_GETFEAT_SELECT_CAP,
+                                 &dw0), ==, NVME_SUCCESS);
+    g_assert_cmphex(dw0, ==, NVME_FEAT_CAP_CHANGE);
+    g_assert_cmphex(set_feat_buf(c, NVME_TIMESTAMP, true, ts, sizeof(ts)),
+                    ==, NVME_FID_NOT_SAVEABLE);
+
+    /* Host Behavior Support: zero; ACRE, ETDAS, LBAFEE kept */
+    g_assert_cmphex(get_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, 0, NULL), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, got, sizeof(got));
+    g_assert(all_zero(got, sizeof(got)));
+    memset(hbs, 0, sizeof(hbs));
+    hbs[0] = hbs[1] = hbs[2] = 1;
+    g_assert_cmphex(set_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, false, hbs,
+                                 sizeof(hbs)), ==, NVME_SUCCESS);
+    /* reserved bits and bytes, and CDFE (no Copy): Invalid Field, and
+     * the value in force stays */
+    for (int bad = 0; bad < 6; bad++) {
+        static const struct { int off; uint8_t val; } b[] = {
+            { 0, 3 }, { 1, 0x81 }, { 2, 2 }, { 3, 1 }, { 4, 4 }, { 511, 1 },
+        };
+        uint8_t h[512];
+
+        memcpy(h, hbs, sizeof(h));
+        h[b[bad].off] = b[bad].val;
+        g_assert_cmphex(set_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, false, h,
+                                     sizeof(h)), ==, NVME_INVALID_FIELD);
+    }
+    g_assert_cmphex(get_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, 0, NULL), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, got, sizeof(got));
+    g_assert(memcmp(got, hbs, sizeof(got)) == 0);
+    g_assert_cmphex(get_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT,
+                                 NVME_GETFEAT_SELECT_DEFAULT, NULL), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, got, sizeof(got));
+    g_assert(all_zero(got, sizeof(got)));
+    g_assert_cmphex(set_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, true, hbs,
+                                 sizeof(hbs)), ==, NVME_FID_NOT_SAVEABLE);
+
+    /* a Controller Level Reset: timestamp 0, origin 000b; HBS zero */
+    ctrl_enable(c);
+    g_assert_cmpuint(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==, 0);
+    g_assert_cmphex(attr, ==, 0);
+    step_ms(c, 1000);
+    g_assert_cmpuint(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
+                     1000);
+    g_assert_cmphex(get_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, 0, NULL), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, got, sizeof(got));
+    g_assert(all_zero(got, sizeof(got)));
+    setup_io(c, IOQ);
+
+    /*
+     * Error Information log entry (Base 2.0, 5.16.1.2): SQID, CID, the
+     * LBA, and the Status Field = the CQE's status, bit 0 its phase tag.
+     * 40 errors on each queue (32 entries): both phase tags occur.
+     */
+    for (int i = 0; i < 40; i++) {
+        int qid = i % 2 ? IOQ : 0;
+        NvmeCmd cmd;
+        NvmeCqe cqe;
+        NvmeErrorLog e;
+        uint64_t slba = c->ns_blocks + i;
+
+        if (qid) {
+            cmd = mk(NVME_CMD_READ, 1, c->buf, 0);
+            cmd.cdw10 = cpu_to_le32((uint32_t)slba);
+            cmd.cdw11 = cpu_to_le32((uint32_t)(slba >> 32));
+        } else {
+            cmd = mk(NVME_ADM_CMD_GET_FEATURES, 0, c->buf, 0);
+            cmd.cdw10 = cpu_to_le32(0x7e);      /* no such feature */
+        }
+        submit(c, qid, &cmd);
+        g_assert(reap(c, qid, &cqe, TIMEOUT_US));
+        g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, c->cid);
+        g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==,
+                        qid ? NVME_LBA_RANGE : NVME_INVALID_FIELD);
+        seen[le16_to_cpu(cqe.status) & 1] = true;
+        g_assert_cmphex(get_log(c, NVME_LOG_ERROR_INFO, 15, 0, c->buf, 0),
+                        ==, NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, &e, sizeof(e));
+        g_assert_cmphex(le16_to_cpu(e.status_field), ==,
+                        le16_to_cpu(cqe.status));
+        g_assert_cmpuint(le16_to_cpu(e.sqid), ==, qid);
+        g_assert_cmpuint(le16_to_cpu(e.cid), ==, le16_to_cpu(cqe.cid));
+        g_assert_cmpuint(le32_to_cpu(e.nsid), ==, qid ? 1 : 0);
+        g_assert_cmpuint(le64_to_cpu(e.lba), ==, qid ? slba : 0);
+        g_assert_cmphex(le16_to_cpu(e.param_error_location), ==, 0xffff);
+    }
+    g_assert(seen[0] && seen[1]);
+    ctrl_stop(c);
+}
+
 static void test_get_log(void)
 {
     Ctrl *c = ctrl_start("");
@@ -1768,7 +1958,7 @@ static void fz_admin_cmd(Fz *f, NvmeCmd *cmd)
 {
     static const uint8_t fids[] = {
         0x01, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
-        0x1d, 0x1e,
+        0x0e, 0x16, 0x1d, 0x1e,
     };
     uint8_t opc;
 
@@ -2404,6 +2594,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/reset-during-io", test_reset_during_io);
     qtest_add_func("/femu/dbbuf", test_dbbuf);
     qtest_add_func("/femu/get-log-page", test_get_log);
+    qtest_add_func("/femu/features", test_features);
     qtest_add_func("/femu/dsm", test_dsm);
     qtest_add_func("/femu/fdp", test_fdp);
     qtest_add_func("/femu/cq-full", test_cq_full);
