@@ -498,6 +498,15 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     if (sel > NVME_GETFEAT_SELECT_CAP) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
+    /*
+     * A namespace specific feature is read for one namespace: NSID 0 or
+     * FFFFFFFFh (all namespaces) gets Invalid Namespace or Format (NVMe
+     * 2.0 5.15, Get Features), as does any NSID but 1.  nvme-cli sends
+     * FFFFFFFFh on /dev/nvme0 without -n: `-n 1` reads it.
+     */
+    if (fid == NVME_ERROR_RECOVERY && le32_to_cpu(cmd->nsid) != 1) {
+        return NVME_INVALID_NSID | NVME_DNR;
+    }
     switch (fid) {
     case NVME_ARBITRATION:
     case NVME_POWER_MANAGEMENT:
@@ -620,6 +629,15 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     if (NVME_SETFEAT_SAVE(dw10) && fid != NVME_FDP_MODE &&
         fid != NVME_FDP_EVENTS) {
         return NVME_FID_NOT_SAVEABLE | NVME_DNR;
+    }
+    /*
+     * A namespace specific feature is set for NSID 1 or for every
+     * namespace (FFFFFFFFh); NSID 0 or an inactive NSID gets Invalid
+     * Namespace or Format (NVMe 2.0 5.27, Set Features).
+     */
+    if (fid == NVME_ERROR_RECOVERY && le32_to_cpu(cmd->nsid) != 1 &&
+        le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST) {
+        return NVME_INVALID_NSID | NVME_DNR;
     }
     switch (fid) {
     case NVME_ARBITRATION:

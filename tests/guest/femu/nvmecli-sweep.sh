@@ -89,6 +89,7 @@ run nvme get-feature $C -f 4
 run nvme set-feature $C -f 4 --value=0x157
 run nvme set-feature $C -f 5 --value=0x10
 run nvme get-feature $C -f 5
+run nvme get-feature $C -f 5 -n 1
 run nvme set-feature $C -f 6 --value=0
 run nvme get-feature $C -f 6
 run nvme set-feature $C -f 6 --value=1
@@ -104,6 +105,17 @@ run nvme set-feature $C -f 0xb --value=0x100
 run nvme get-feature $C -f 0xb
 run nvme set-feature $C -f 0xb --value=0
 run nvme set-feature $C -f 1 --value=0 --save
+printf '\x40\x42\x0f\x00\x00\x00\xff\xff' >/tmp/ts.bin
+run nvme set-feature $C -f 0xe --data=/tmp/ts.bin
+run nvme get-feature $C -f 0xe -H
+sleep 1
+run nvme get-feature $C -f 0xe -H
+printf '\x00\x00\x00\x00\x00\x00\x00\x00' >/tmp/ts0.bin
+run nvme set-feature $C -f 0xe --data=/tmp/ts0.bin
+run nvme get-feature $C -f 0xe -H
+head -c 512 /dev/zero >/tmp/hbs.bin; printf '\x01' | dd of=/tmp/hbs.bin conv=notrunc 2>/dev/null
+run nvme set-feature $C -f 0x16 --data=/tmp/hbs.bin
+run nvme get-feature $C -f 0x16 -H
 run nvme set-feature $C -f 0xc --value=0
 run nvme set-feature $C -f 3 --value=0
 run nvme get-log $C --log-id=2 --log-len=512 -b -o normal
@@ -159,6 +171,8 @@ run nvme write-zeroes $N -s 8 -c 3 --deac
 run nvme dsm $N --ad -s 0 -b 8
 run nvme dsm $N -d -s 0,100 -b 8,8
 run nvme dsm $N --idr -s 0 -b 8
+run nvme id-ns $N -o json
+run nvme ns-descs $N -o json
 run nvme compare $N -s 0 -c 0 -z $BS -d /tmp/w
 run nvme verify $N -s 0 -c 0
 run nvme write-uncor $N -s 0 -c 0

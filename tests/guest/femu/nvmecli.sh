@@ -122,16 +122,25 @@ feat 9 0x00010001 --cdw11=1
 for f in 1 2 4 6 7 8 9 0xa 0xb 0xe 0x16; do
     has "Supported capabilities value:0x00000004" nvme get-feature $C -f $f -s 3
 done
-has "Supported capabilities value:0x00000006" nvme get-feature $C -f 5 -s 3
+has "Supported capabilities value:0x00000006" nvme get-feature $C -f 5 -s 3 -n 1
 for f in 3 0xc 0xd 0x10 0x11 0x1d 0x1e 0x80; do
     st 0x4002 nvme get-feature $C -f $f
 done
 # set and read back
-for fv in "1 0x03020103" "4 0x00000150" "5 0x00000010" "6 00000000" "8 0x00000101" "0xa 0x00000001" "0xb 0x00000002"; do
+for fv in "1 0x03020103" "4 0x00000150" "6 00000000" "8 0x00000101" "0xa 0x00000001" "0xb 0x00000002"; do
     set -- $fv
     has "set-feature:" nvme set-feature $C -f $1 --value=$2
     feat $1 $2
 done
+# Error Recovery is namespace specific: Set for NSID FFFFFFFFh (what
+# nvme-cli sends on /dev/nvme0) applies to namespace 1; Get needs NSID 1
+# (-n 1, or the namespace's device); NSID 0 and FFFFFFFFh get 400Bh
+has "set-feature:" nvme set-feature $C -f 5 --value=0x10
+feat 5 0x00000010 -n 1
+has "Current value:0x00000010" nvme get-feature $N -f 5
+st 0x400b nvme get-feature $C -f 5
+st 0x400b nvme admin-passthru $C --opcode=0x0a --cdw10=5 --namespace-id=0
+st 0x400b nvme admin-passthru $C --opcode=0x09 --cdw10=5 --cdw11=0 --namespace-id=0
 has "set-feature:" nvme set-feature $C -f 9 --value=0x1
 feat 9 0x00000001 --cdw11=1
 # reserved bits are not kept (Arbitration 7:3, Error Recovery 31:17)
