@@ -95,6 +95,18 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
     FemuSubsys *s = n->subsys;
     FemuFdp *f;
 
+    if (s && s->nctrls > 0) {
+        /*
+         * An NVM subsystem's controllers share its namespaces and its
+         * endurance group; a FEMU controller brings its own FTL and
+         * namespace, so two of them cannot be one subsystem.
+         */
+        error_setg(errp, "subsys=%s: that femu-subsys already has a femu "
+                   "controller; each controller has its own FTL and "
+                   "namespace, so give each its own -device femu-subsys",
+                   n->subsys_id);
+        return false;
+    }
     if (s) {
         s->nctrls++;
     }
@@ -189,13 +201,33 @@ uint16_t femu_fdp_endgid(FemuCtrl *n)
     return fdp_of(n) ? FDP_ENDGID : 0;
 }
 
-/* NVMe timestamp (5.27.1.11): milliseconds since the Unix epoch. */
-static uint64_t fdp_timestamp_ms(int64_t mono_ns)
+/*
+ * An FDP event's timestamp has the format of the Timestamp feature (NVMe
+ * 2.0 5.16.1.23 Event Timestamp; 5.27.1 Timestamp): bytes 5:0 the
+ * controller's timestamp in milliseconds when the event happened, byte 6
+ * its origin (bits 3:1: 000b counted from 0 since the last Controller
+ * Level Reset, 001b set by Set Features; Linux sets it to the wall clock
+ * when it enables the controller) and Synch (bit 0, 0).  The controller's
+ * timestamp is kept by admin.c on QEMU's virtual clock; the FTL stamps
+ * events with the host clock (get_clock()), so the event's age converts
+ * one into the other.  A Set Features Timestamp between an event and the
+ * read of the log moves that event to the new value (events are read out
+ * of the FTL when the log is read).
+ */
+static uint64_t fdp_event_timestamp(FemuCtrl *n, int64_t event_ns)
 {
-    int64_t now_mono = get_clock();
-    int64_t now_real_ms = g_get_real_time() / 1000;
+    int64_t age_ms = (get_clock() - event_ns) / 1000000;
+    int64_t virt_ms = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) - age_ms;
+    uint64_t ms;
 
-    return now_real_ms - (now_mono - mono_ns) / 1000000;
+    /*
+     * never before the timestamp's base: the virtual clock stands still
+     * while the VM is stopped (and under qtest), the host clock does not
+     */
+    virt_ms = MAX(virt_ms, n->ts_at_ms);
+    ms = (n->ts_base_ms + virt_ms - n->ts_at_ms) & ((1ULL << 48) - 1);
+
+    return ms | (uint64_t)(n->ts_host_set ? 1 << 1 : 0) << 48;
 }
 
 static void fdp_ring_push(FdpEventRing *r, const NvmeFdpEvent *ev)
@@ -243,8 +275,7 @@ static void fdp_drain_events(FemuCtrl *n)
         ev.type = fe.type;
         ev.flags = FDPEF_PIV | FDPEF_NSIDV | FDPEF_LV;
         ev.pid = cpu_to_le16(fe.pid);
-        ev.timestamp = cpu_to_le64(fdp_timestamp_ms(fe.time_ns) &
-                                   ((1ULL << 48) - 1));
+        ev.timestamp = cpu_to_le64(fdp_event_timestamp(n, fe.time_ns));
         ev.nsid = cpu_to_le32(1);
         ev.rgid = 0;
         ev.ruhid = ruh;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # femu-subsys / FDP settings that cannot work are refused (exit 1, message
 # naming the property): subsystem missing, after the controller, not a
-# subsystem, bad fdp.nruh / fdp.nru, FDP without the FTL.
+# subsystem, shared by two controllers, bad fdp.nruh / fdp.nru, FDP
+# without the FTL.
 . "$(dirname "$0")/lib.sh"
 ex=nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25
 # subsys is resolved at realize: the message names the property, the id,
@@ -31,6 +32,15 @@ refuse '^fdp\.nruh=5 leaves too little spare for GC: .*at most fdp\.nruh=4 fits$
     femu-subsys,id=fdp0,fdp=on,fdp.nruh=5 femu,nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,subsys=fdp0
 # handles whose open reclaim units eat the GC reserve
 refuse 'fdp.nruh=16' femu-subsys,id=fdp0,fdp=on,fdp.nruh=16 femu,nchs=4,luns_per_ch=4,blks_per_pl=32,op_pcent=7,subsys=fdp0
+# a subsystem's controllers would share its namespaces and endurance
+# group; each femu controller has its own FTL and namespace, so a second
+# controller naming the same femu-subsys is refused (fdp on or off)
+refuse '^subsys=fdp0: that femu-subsys already has a femu controller; each controller has its own FTL and namespace, so give each its own -device femu-subsys$' \
+    femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 femu,$ex,subsys=fdp0 femu,$ex,subsys=fdp0
+refuse '^subsys=s0: that femu-subsys already has a femu controller' \
+    femu-subsys,id=s0 femu,subsys=s0 femu,subsys=s0
+accept femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 femu,$ex,subsys=fdp0 \
+    femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 femu,$ex,subsys=fdp1
 # placement is done by the FTL: NoSSD has none
 refuse 'femu_mode|subsys' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 femu,femu_mode=2,subsys=fdp0
 refuse 'fdp.nruh' femu-subsys,id=fdp0,fdp=on,fdp.nruh=x femu,subsys=fdp0
