@@ -78,13 +78,6 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         return status;
     }
     if (is_write) {
-        qatomic_add(&n->bytes_written, len);
-        qatomic_inc(&n->host_write_cmds);
-    } else {
-        qatomic_add(&n->bytes_read, len);
-        qatomic_inc(&n->host_read_cmds);
-    }
-    if (is_write) {
         /*
          * A write's emulated time starts once its data has arrived (the
          * copy above), as an SSD programs NAND after the host transfer; a
@@ -108,6 +101,14 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
             req->due_ns = start;
             return NVME_WRITE_FAULT;
         }
+    }
+    /* SMART counts commands that completed successfully (5.16.1.3) */
+    if (is_write) {
+        qatomic_add(&n->bytes_written, len);
+        qatomic_inc(&n->host_write_cmds);
+    } else {
+        qatomic_add(&n->bytes_read, len);
+        qatomic_inc(&n->host_read_cmds);
     }
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;

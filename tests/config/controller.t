@@ -17,6 +17,9 @@ refuse 'mdts=10' femu,mdts=10
 refuse 'mqes=0' femu,mqes=0
 refuse 'serial' femu,serial=123456789012345678901
 accept femu,queues=64,pollers=16,mdts=9,mqes=1,serial=S
+refuse 'uuid' femu,uuid=bogus
+accept femu,uuid=6d8a8f27-3e0b-4c52-9a4e-f2a4c1d9b001
+accept femu,uuid=auto
 # two controllers get their own serial numbers; both start
 accept femu femu
 finish

@@ -35,3 +35,10 @@ check "BBSSD data survives guest reboot" fio --name=p --filename=/dev/${S}n1 --r
 check "NoSSD data survives guest reboot" fio --name=p --filename=/dev/${N}n1 --rw=write \
     --bs=64k --direct=1 --ioengine=libaio --iodepth=8 --size=8M --offset=1M \
     --verify=crc32c --verify_only --output=/dev/null
+# Identify Namespace NUSE: NoSSD has no mapping (NUSE = NSZE, no thin
+# provisioning); the BlackBox SSD's counts the pages written before the
+# reboot: 8 MiB (2048 pages) + the two marker pages = 16400 blocks
+idns() { nvme id-ns /dev/${1}n1 -o json | python3 -c 'import sys, json; j = json.load(sys.stdin); print(j["nsfeat"], j["nuse"] == j["nsze"], j["nuse"])'; }
+v=$(idns $N)
+check "NoSSD: NSFEAT 10h, NUSE = NSZE ($v)" [ "${v% *}" = "16 True" ]
+check "BBSSD: NSFEAT 11h, NUSE 16400 after the reboot ($(idns $S))" [ "$(idns $S)" = "17 False 16400" ]
