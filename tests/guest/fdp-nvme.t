@@ -7,7 +7,11 @@
 #         Command Sequence Error for a mode change), directives (Identify,
 #         Data Placement), error statuses, short reads, and fio's
 #         io_uring_cmd engine with --fdp=1 and verify;
-#  vSSD1: secsz=4096 (RUAMW counts 4 KiB blocks).
+#  vSSD1: secsz=4096 (RUAMW counts 4 KiB blocks; a unit fills and the
+#         next one opens);
+#  vSSD2: 128 handles (blks_per_pl=512): ids 0, 64, 127 in their own
+#         handles, 128-entry status/usage, RUH update of three ids;
+#  vSSD3: a femu-subsys with fdp=off: no FDP anywhere.
 # Host side first: start-up refusals of bad FDP settings (no boot).
 . "$(dirname "$0")/femu-lib.sh"
 need_runner
@@ -45,7 +49,9 @@ trap 'rm -f "$job"' EXIT
 cat "$GUEST_DIR/common.sh" - >"$job" <<'GUEST'
 A=$(ctrl_of vSSD0) || { bad "no controller vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller vSSD1"; finish; exit; }
-AN=/dev/${A}n1 BN=/dev/${B}n1
+H=$(ctrl_of vSSD2) || { bad "no controller vSSD2"; finish; exit; }
+O=$(ctrl_of vSSD3) || { bad "no controller vSSD3"; finish; exit; }
+AN=/dev/${A}n1 BN=/dev/${B}n1 HN=/dev/${H}n1 ON=/dev/${O}n1
 has() { grep -Eq -- "$2" <<<"$1"; }
 # failed RC OUT REGEX: the command failed and printed a status matching REGEX
 failed() { [ "$1" != 0 ] && grep -Eq -- "$3" <<<"$2"; }
@@ -73,8 +79,8 @@ check "configs: RU nominal size 8388608" has "$cfg" "^Reclaim Unit Nominal Size:
 check "configs: time limit 0" has "$cfg" "^Estimated Reclaim Unit Time Limit: 0$"
 check "configs: 4 persistently isolated handles" \
     [ "$(grep -c 'Persistently Isolated' <<<"$cfg")" = 4 ]
-check "configs: wrong endurance group refused" \
-    bash -c "! nvme fdp configs /dev/$A -e 2 >/dev/null 2>&1"
+out=$(nvme get-log /dev/$A --log-id=0x20 --lsi=2 --log-len=64 2>&1); rc=$?
+check "configs of endurance group 2 (none): Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
 
 # --- RUH status fresh, then three 4 KiB writes through pid 1
 st=$(nvme fdp status $AN); echo "$st"
@@ -109,6 +115,15 @@ check "pid 9 write lands on handle 0 (RUAMW 16376)" [ "$(ruamw $AN 0)" = 16376 ]
 ev=$(nvme fdp events /dev/$A -e 1 -E); echo "$ev"
 check "events -E: invalid placement identifier" has "$ev" "Event Type: 0x3 \(Invalid Placement Identifier\)"
 check "events -E: PID 0x9" has "$ev" "Placement Identifier \(PID\): 0x9"
+check "events -E: NSID 1, RG 0, handle 0" has "$(tr '\n' ' ' <<<"$ev")" \
+    "Namespace Identifier \(NSID\): 1 +Reclaim Group Identifier: 0 +Reclaim Unit Handle Identifier 0"
+# the event's timestamp is the controller's Timestamp feature, which Linux
+# set to its wall clock when it enabled the controller: it must be within
+# a minute of the guest's clock (both count on from there)
+ets=$(awk '/Event Timestamp:/ {print $3; exit}' <<<"$ev")
+now=$(python3 -c 'import time; print(int(time.time() * 1000))')
+check "events -E: timestamp $ets within 60 s of the guest clock $now" \
+    [ $(( ets > now ? ets - now : now - ets )) -lt 60000 ]
 check "controller events: none" [ -z "$(nvme fdp events /dev/$A -e 1)" ]
 
 # --- RUH update (I/O Management Send)
@@ -213,6 +228,58 @@ check "4K: fresh RUAMW 256" [ "$(ruamw $BN 1)" = 256 ]
 for l in 0 1 2; do nvme write $BN -s $l -c 0 -z 4096 -d /tmp/blk -T 2 -S 1 >/dev/null; done
 check "4K: RUAMW 253 after 3 blocks" [ "$(ruamw $BN 1)" = 253 ]
 check "4K: pid 0 untouched" [ "$(ruamw $BN 0)" = 256 ]
+# the unit (1 MiB = 256 blocks) fills with 253 more blocks: RUAMW then
+# shows the next, empty unit; one more block is taken from that one
+dd if=/dev/urandom of=/tmp/blk512k bs=4096 count=128 2>/dev/null
+nvme write $BN -s 3 -c 127 -z 524288 -d /tmp/blk512k -T 2 -S 1 >/dev/null
+check "4K: RUAMW 125 after 128 more blocks" [ "$(ruamw $BN 1)" = 125 ]
+nvme write $BN -s 131 -c 124 -z 512000 -d /tmp/blk512k -T 2 -S 1 >/dev/null
+check "4K: unit full -> RUAMW 256 (the next unit)" [ "$(ruamw $BN 1)" = 256 ]
+nvme write $BN -s 256 -c 0 -z 4096 -d /tmp/blk -T 2 -S 1 >/dev/null
+check "4K: RUAMW 255 in the next unit" [ "$(ruamw $BN 1)" = 255 ]
+check "4K: pid 0 still untouched" [ "$(ruamw $BN 0)" = 256 ]
+
+# --- 128 handles: 64 MiB units of 131072 blocks
+cfg=$(nvme fdp configs /dev/$H -e 1)
+check "128: configs lists 128 handles" has "$cfg" "^Number of Reclaim Unit Handles: 128$"
+check "128: 128 persistently isolated handles" \
+    [ "$(grep -c 'Persistently Isolated' <<<"$cfg")" = 128 ]
+check "128: RU nominal size 67108864" has "$cfg" "^Reclaim Unit Nominal Size: 67108864$"
+st=$(nvme fdp status $HN)
+check "128: status has 128 placement ids" [ "$(grep -c '^Placement Identifier' <<<"$st")" = 128 ]
+check "128: fresh RUAMW 131072 x128" [ "$(grep -c 'RUAMW): 131072$' <<<"$st")" = 128 ]
+nvme write $HN -s 0 -c 7 -z 4096 -d /tmp/blk -T 2 -S 0 >/dev/null
+nvme write $HN -s 8 -c 7 -z 4096 -d /tmp/blk -T 2 -S 64 >/dev/null
+nvme write $HN -s 16 -c 7 -z 4096 -d /tmp/blk -T 2 -S 64 >/dev/null
+nvme write $HN -s 24 -c 7 -z 4096 -d /tmp/blk -T 2 -S 127 >/dev/null
+check "128: ids 0, 64, 127 in their own handles" \
+    [ "$(ruamw $HN 0) $(ruamw $HN 64) $(ruamw $HN 127)" = "131064 131056 131064" ]
+check "128: the other 125 untouched" \
+    [ "$(nvme fdp status $HN | grep -c 'RUAMW): 131072$')" = 125 ]
+check "128: usage lists 128 host-specified handles" \
+    [ "$(nvme fdp usage /dev/$H -e 1 | grep -c 'Attributes: 0x1 (Host Specified)')" = 128 ]
+check "128: update -p 0,64,127" has "$(nvme fdp update $HN -p 0,64,127)" "update: Success"
+check "128: all 128 fresh again" [ "$(nvme fdp status $HN | grep -c 'RUAMW): 131072$')" = 128 ]
+ev=$(nvme fdp events /dev/$H -e 1 -E)
+check "128: three RU-not-fully-written events, pids 0, 0x40, 0x7f" \
+    [ "$(grep -A3 'Event Type: 0 ' <<<"$ev" | awk '/\(PID\)/ {print $NF}' | tr '\n' ' ')" = "0 0x40 0x7f " ]
+
+# --- fdp=off subsystem: no FDP at all
+check "off: ctratt 0" has "$(nvme id-ctrl /dev/$O)" "^ctratt +: 0$"
+# (nvme-cli 2.13's `fdp configs` prints any failure as "Internal Error
+# (0x6)"; get-log shows the status the controller returned)
+for lid in 0x20 0x21 0x22 0x23; do
+    out=$(nvme get-log /dev/$O --log-id=$lid --lsi=1 --log-len=64 2>&1); rc=$?
+    check "off: log $lid: Invalid Log Page" failed $rc "$out" "\(0x4?109\)$"
+done
+check "off: fdp configs fails" bash -c "! nvme fdp configs /dev/$O -e 1 >/dev/null 2>&1"
+out=$(nvme get-feature /dev/$O -f 0x1d --cdw11=1 2>&1); rc=$?
+check "off: feature 1Dh: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
+out=$(nvme fdp status $ON 2>&1); rc=$?
+check "off: RUH status: Invalid Opcode" failed $rc "$out" "\(0x(400)?1\)$"
+out=$(nvme write $ON -s 0 -c 7 -z 4096 -d /tmp/blk -T 2 -S 1 2>&1); rc=$?
+check "off: write with DTYPE 2: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
+check "off: plain write works" bash -c "nvme write $ON -s 0 -c 7 -z 4096 -d /tmp/blk >/dev/null"
 
 # --- fio io_uring_cmd with FDP, placement ids 0 and 1, verify
 before="$(ruamw $AN 2) $(ruamw $AN 3)"
@@ -230,6 +297,10 @@ echo finish >>"$job"
     -device femu,femu_mode=1,$T4,subsys=fdp0 \
     -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 \
     -device femu,femu_mode=1,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,secsz=4096,subsys=fdp1 \
+    -device femu-subsys,id=fdp2,fdp=on,fdp.nruh=128 \
+    -device femu,femu_mode=1,blks_per_pl=512,subsys=fdp2 \
+    -device femu-subsys,id=off3 \
+    -device femu,femu_mode=1,nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,subsys=off3 \
     --script "$job"
 rc=$?
 [ $hostfail = 0 ] && exit $rc
