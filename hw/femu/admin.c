@@ -136,8 +136,9 @@ void femu_aer_clear(FemuCtrl *n, uint8_t type)
  * The value counts from what Set Features stored (origin 001b), or from
  * 0 at the last Controller Level Reset, power-on included (origin 000b).
  * It counts with QEMU's virtual clock, so it stops while the VM is
- * stopped, as the guest's own clock does; Synch stays 0 (the count never
- * skips while the VM runs).
+ * stopped, as the guest's own clock does: Synch is 1 once the VM has
+ * stopped since the value was initialized ("may have stopped counting"),
+ * otherwise 0.
  */
 #define FEMU_TS_MASK    ((1ULL << 48) - 1)
 #define FEMU_TS_SIZE    8
@@ -147,6 +148,7 @@ static void femu_timestamp_init(FemuCtrl *n, uint64_t ms, bool host_set)
     n->ts_base_ms = ms & FEMU_TS_MASK;
     n->ts_at_ms = qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL);
     n->ts_host_set = host_set;
+    n->ts_stopped = false;
 }
 
 static void femu_timestamp_get(FemuCtrl *n, bool dflt, uint8_t *buf)
@@ -159,7 +161,8 @@ static void femu_timestamp_get(FemuCtrl *n, bool dflt, uint8_t *buf)
               n->ts_at_ms) & FEMU_TS_MASK;
     }
     stq_le_p(buf, ms);
-    buf[6] = (!dflt && n->ts_host_set ? 1 : 0) << 1;   /* origin, Synch 0 */
+    /* Timestamp Origin bits 3:1, Synch bit 0 */
+    buf[6] = dflt ? 0 : (n->ts_host_set ? 1 : 0) << 1 | n->ts_stopped;
     buf[7] = 0;
 }
 

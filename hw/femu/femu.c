@@ -17,6 +17,7 @@
 #include "hw/core/qdev-prop-internal.h"
 #include "hw/pci/msix.h"
 #include "system/system.h"
+#include "system/runstate.h"
 #include "hw/pci/pcie.h"
 #include "migration/vmstate.h"
 #include "femu.h"
@@ -201,6 +202,20 @@ static void femu_init_pci(FemuCtrl *n, Error **errp)
     }
 }
 
+/*
+ * The Timestamp feature counts on QEMU's virtual clock, which stands
+ * still while the VM is stopped: after that its count has skipped time,
+ * which Synch = 1 reports (admin.c).
+ */
+static void femu_vm_state_change(void *opaque, bool running, RunState state)
+{
+    FemuCtrl *n = opaque;
+
+    if (!running) {
+        n->ts_stopped = true;
+    }
+}
+
 static void femu_exit_notify(Notifier *notifier, void *data)
 {
     FemuCtrl *n = container_of(notifier, FemuCtrl, exit_notifier);
@@ -300,7 +315,6 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     }
     n->start_ns = get_clock();
     n->temperature = 310;   /* 37 C, below both default thresholds */
-    femu_admin_ctrl_reset(n);   /* power-on: Timestamp 0, origin 000b */
     qemu_mutex_init(&n->ftl_lock);
     qemu_mutex_init(&n->err_lock);
 
@@ -328,6 +342,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
      */
     n->exit_notifier.notify = femu_exit_notify;
     qemu_add_exit_notifier(&n->exit_notifier);
+    n->vm_state = qemu_add_vm_change_state_handler(femu_vm_state_change, n);
     trace_femu_realize(n->instance, n->femu_mode, n->ns_blocks,
                        n->cfg.secsz, n->queues, n->npollers);
     return;
@@ -355,6 +370,7 @@ static void femu_exit(PCIDevice *pdev)
 
     /* stop the threads first: nothing may touch queues or the store */
     qemu_remove_exit_notifier(&n->exit_notifier);
+    qemu_del_vm_change_state_handler(n->vm_state);
     femu_pollers_stop(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);

@@ -263,6 +263,8 @@ struct FemuCtrl {
     uint64_t ts_base_ms;
     int64_t ts_at_ms;
     bool ts_host_set;       /* origin 001b: set by Set Features */
+    bool ts_stopped;        /* the VM stopped since: Synch = 1 */
+    VMChangeStateEntry *vm_state;
     NvmeHostBehaviorSupport hbs;    /* FID 16h */
 
     /* asynchronous events */

@@ -1,6 +1,7 @@
 #!/bin/bash
 # qtest group /femu/features: Timestamp (0Eh: origin after power-on, Set
-# Features and a reset; exact values on the stepped virtual clock), Host
+# Features and a reset, Synch after a VM stop; exact values on the stepped
+# virtual clock), Host
 # Behavior Support (16h: kept fields, reserved bits refused), the UUID
 # namespace descriptor, and Error log entries (Status Field = the CQE's
 # status with its phase tag, both phases; SQID, CID, LBA).

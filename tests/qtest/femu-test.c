@@ -1084,6 +1084,19 @@ static void test_features(void)
     step_ms(c, 250);
     g_assert_cmphex(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
                     0x123456789abcULL + 250);
+    g_assert_cmphex(attr, ==, 1 << 1);
+    /* a stopped VM stops the count (virtual clock): Synch = 1 after it,
+     * until the timestamp is set again */
+    qtest_qmp_assert_success(c->qts, "{'execute': 'stop'}");
+    qtest_qmp_assert_success(c->qts, "{'execute': 'cont'}");
+    g_assert_cmphex(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
+                    0x123456789abcULL + 250);
+    g_assert_cmphex(attr, ==, 1 << 1 | 1);
+    g_assert_cmphex(set_feat_buf(c, NVME_TIMESTAMP, false, ts, sizeof(ts)),
+                    ==, NVME_SUCCESS);
+    g_assert_cmphex(get_ts(c, NVME_GETFEAT_SELECT_CURRENT, &attr), ==,
+                    0x123456789abcULL);
+    g_assert_cmphex(attr, ==, 1 << 1);
     /* default: what a Controller Level Reset sets; not saveable */
     g_assert_cmpuint(get_ts(c, NVME_GETFEAT_SELECT_DEFAULT, &attr), ==, 0);
     g_assert_cmphex(attr, ==, 0);
