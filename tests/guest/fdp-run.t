@@ -3,9 +3,10 @@
 # FDP=0 and FDP=1 (two identical FDP devices in one boot, 1 MiB reclaim
 # units, 51 MiB namespace, 128 MiB age + 128 MiB measure of 4 KiB writes),
 # checks that placement cuts the GC copies of the measure phase by more
-# than half, that the FDP statistics agree with C0h (MBMW - HBMW = GC
-# copies), and that femu-sim on the same configuration and workload gives
-# a WAF within 15% of the guest's for both runs.
+# than half, that the FDP statistics agree with C0h (HBMW = host pages x
+# 4096, MBMW - HBMW = GC copies x 4096, MBE whole lines and within the
+# NAND size of MBMW), and that femu-sim on the same configuration and
+# workload gives a WAF within 15% of the guest's for both runs.
 . "$(dirname "$0")/femu-lib.sh"
 need_runner
 GEO=nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,op_pcent=25,gc_thres_pcent=95
@@ -37,12 +38,21 @@ g0=$(field 0 gc_pages) g1=$(field 1 gc_pages)
 echo "GC copies in the measure phase: FDP=0 $g0, FDP=1 $g1"
 [ "$g1" -lt $((g0 / 2)) ] && ok "placement cuts GC copies by more than half ($g0 -> $g1)" ||
     bad "FDP=1 GC copies $g1 not below half of FDP=0's $g0"
+# MBE counts whole reclaim units (1 MiB lines here) as GC erases them; in
+# the measure phase (no RUH updates, every erased line fully programmed)
+# bytes programmed and bytes erased differ by at most the NAND's 64 MiB
+LINE=$((2 * 4 * 32 * 4096)) NAND=$((64 * 2 * 4 * 32 * 4096))
 for f in 0 1; do
     h=$(field $f host_pages) g=$(field $f gc_pages)
-    hb=$(field $f hbmw) mb=$(field $f mbmw)
+    hb=$(field $f hbmw) mb=$(field $f mbmw) me=$(field $f mbe)
     [ "$hb" = $((h * 4096)) ] && ok "FDP=$f: HBMW = host pages x 4096" || bad "FDP=$f: HBMW $hb != $h x 4096"
     [ $((mb - hb)) = $((g * 4096)) ] && ok "FDP=$f: MBMW - HBMW = GC copies x 4096" ||
         bad "FDP=$f: MBMW $mb - HBMW $hb != $g x 4096"
+    [ "$me" -gt 0 ] && [ $((me % LINE)) = 0 ] && ok "FDP=$f: MBE $me = $((me / LINE)) whole lines" ||
+        bad "FDP=$f: MBE $me is not a positive multiple of the $LINE-byte line"
+    d=$(( mb > me ? mb - me : me - mb ))
+    [ "$d" -le "$NAND" ] && ok "FDP=$f: |MBMW - MBE| = $d <= NAND bytes" ||
+        bad "FDP=$f: MBMW $mb and MBE $me differ by more than the NAND ($NAND)"
 done
 
 # the simulator on the same configuration and workload
