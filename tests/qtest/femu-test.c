@@ -1428,6 +1428,18 @@ static void test_fdp_logs(void)
     g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, id, sizeof(id));
     g_assert_cmpuint(le16_to_cpu(idn->endgid), ==, 1);
+    /* I/O command set independent namespace (CNS 08h): ENDGID 1 */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CS_IND_NS, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmpuint(lduw_le_p(id + 12), ==, 1);
+    /* endurance group list (CNS 19h): one entry, 1 */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_ENDURANCE_GROUP_LIST, 0, c->buf),
+                    ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmpuint(lduw_le_p(id), ==, 1);
+    g_assert_cmpuint(lduw_le_p(id + 2), ==, 1);
+    g_assert(fdp_all(id + 4, sizeof(id) - 4, 0));
 
     /* 20h: 16-byte header, one 64-byte descriptor + 4 RUH descriptors */
     fdp_mark(c);
@@ -1824,6 +1836,14 @@ static void test_fdp_off(void)
     g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, id, sizeof(id));
     g_assert_cmpuint(le16_to_cpu(idn->endgid), ==, 0);
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CS_IND_NS, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmpuint(lduw_le_p(id + 12), ==, 0);
+    g_assert_cmphex(identify(c, NVME_ID_CNS_ENDURANCE_GROUP_LIST, 0, c->buf),
+                    ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert(fdp_all(id, sizeof(id), 0));
     for (int lid = NVME_LOG_FDP_CONFS; lid <= NVME_LOG_FDP_EVENTS; lid++) {
         g_assert_cmphex(fdp_log(c, lid, 1, 1, 64, 0), ==, NVME_INVALID_LOG_ID);
     }
