@@ -283,13 +283,28 @@ check "off: plain write works" bash -c "nvme write $ON -s 0 -c 7 -z 4096 -d /tmp
 
 # --- fio io_uring_cmd with FDP, placement ids 0 and 1, verify
 before="$(ruamw $AN 2) $(ruamw $AN 3)"
+r0=$(ruamw $AN 0) r1=$(ruamw $AN 1)
+# hbmw mbmw: the low 64 bits of the first two 128-bit counters of log 22h
+stats22() { nvme get-log /dev/$A --log-id=0x22 --lsi=1 --log-len=32 -b | od -An -tu8 -w32 | awk '{print $1, $3}'; }
+s0=$(stats22)
 fio --name=fdp --filename=/dev/ng${A#nvme}n1 --ioengine=io_uring_cmd --cmd_type=nvme \
     --fdp=1 --fdp_pli=0,1 --rw=randwrite --bs=4k --size=12M --offset=64M --iodepth=8 \
     --verify=crc32c --verify_fatal=1 --output=/tmp/fio.out
 rc=$?; tail -3 /tmp/fio.out
 check "fio io_uring_cmd --fdp=1 --fdp_pli=0,1 verify" [ $rc = 0 ]
 check "fio: pids 2,3 untouched" [ "$(ruamw $AN 2) $(ruamw $AN 3)" = "$before" ]
-check "fio: pid 0 and 1 written" bash -c "[ $(ruamw $AN 0) -lt 16376 ] && [ $(ruamw $AN 1) -lt 16384 ]"
+# 12 MiB of 4 KiB writes = 24576 blocks, split between ids 0 and 1 (fio
+# alternates them), all within the handles' open units (no unit fills)
+d0=$(( r0 - $(ruamw $AN 0) )) d1=$(( r1 - $(ruamw $AN 1) ))
+echo "fio: RUAMW drop pid 0 $d0, pid 1 $d1"
+split=no
+[ "$d0" -gt 0 ] && [ "$d1" -gt 0 ] && [ $((d0 + d1)) = 24576 ] && split=yes
+check "fio: pids 0 and 1 both written, 24576 blocks in all" [ $split = yes ]
+s1=$(stats22)
+read -r h0 m0 <<<"$s0"; read -r h1 m1 <<<"$s1"
+echo "fio: log 22h before: $s0, after: $s1"
+check "fio: HBMW and MBMW up by 12582912 each (no GC)" \
+    [ "$(( ${h1:-0} - ${h0:-0} )) $(( ${m1:-0} - ${m0:-0} ))" = "12582912 12582912" ]
 GUEST
 echo finish >>"$job"
 "$RUNNER" --append no_timer_check --timeout 900 \
