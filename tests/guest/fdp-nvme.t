@@ -85,7 +85,7 @@ check "configs of endurance group 2 (none): Invalid Field" failed $rc "$out" "\(
 # --- RUH status fresh, then three 4 KiB writes through pid 1
 st=$(nvme fdp status $AN); echo "$st"
 check "status: 4 placement ids" [ "$(grep -c '^Placement Identifier' <<<"$st")" = 4 ]
-check "status: EARUTR 0" bash -c "! grep EARUTR <<<'$st' | grep -vq ': 0$'"
+check "status: EARUTR 0 x4" [ "$(grep -c 'EARUTR): 0$' <<<"$st")" = 4 ]
 check "status: fresh RUAMW 16384 x4" [ "$(grep -c 'RUAMW): 16384$' <<<"$st")" = 4 ]
 for l in 0 8 16; do nvme write $AN -s $l -c 7 -z 4096 -d /tmp/blk -T 2 -S 1 >/dev/null; done
 check "pid 1 RUAMW 16360 after 3 x 4 KiB" [ "$(ruamw $AN 1)" = 16360 ]
@@ -144,6 +144,7 @@ check "set-events: disable invalid pid on handle 0" has "$(nvme fdp set-events $
 f1e=$(nvme get-feature /dev/$A -f 0x1e --namespace-id=1 --cdw11=0x20000 -H); echo "$f1e"
 check "feature 1Eh: invalid pid not enabled" has "$f1e" "Invalid Placement Identifier +: Not Enabled"
 n0=$(nvme fdp events /dev/$A -e 1 -E | grep -c '^Event\[')
+check "two host events so far (invalid pid, RU not fully written)" [ "$n0" = 2 ]
 nvme write $AN -s 32 -c 7 -z 4096 -d /tmp/blk -T 2 -S 9 >/dev/null
 check "disabled event is not logged" [ "$(nvme fdp events /dev/$A -e 1 -E | grep -c '^Event\[')" = "$n0" ]
 nvme fdp set-events $AN -p 0 -t 3 -e >/dev/null
@@ -282,7 +283,7 @@ check "off: write with DTYPE 2: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$
 check "off: plain write works" bash -c "nvme write $ON -s 0 -c 7 -z 4096 -d /tmp/blk >/dev/null"
 
 # --- fio io_uring_cmd with FDP, placement ids 0 and 1, verify
-before="$(ruamw $AN 2) $(ruamw $AN 3)"
+before="16384 16384"
 r0=$(ruamw $AN 0) r1=$(ruamw $AN 1)
 # hbmw mbmw: the low 64 bits of the first two 128-bit counters of log 22h
 stats22() { nvme get-log /dev/$A --log-id=0x22 --lsi=1 --log-len=32 -b | od -An -tu8 -w32 | awk '{print $1, $3}'; }
