@@ -140,17 +140,6 @@ run nvme get-log $C --log-id=2 --log-len=512 -n 2
 run nvme device-self-test $C -s 1
 run nvme device-self-test $C -s 0xf
 run nvme sanitize $C -a 2
-run nvme format $N --lbaf=0 --force
-run nvme format $N --lbaf=1 --force
-dd if=/dev/zero of=/tmp/fw.bin bs=4096 count=1 2>/dev/null
-run nvme fw-download $C --fw=/tmp/fw.bin
-run nvme fw-commit $C -s 1 -a 1
-run nvme fw-commit $C -s 2 -a 0
-run nvme create-ns $C --nsze=1000 --ncap=1000 --flbas=0
-run nvme attach-ns $C -n 1 -c 0
-run nvme detach-ns $C -n 1 -c 0
-run nvme delete-ns $C -n 1
-run nvme ns-rescan $C
 run nvme flush $N
 run nvme flush $C -n 1
 run nvme flush $C -n 0xffffffff
@@ -199,6 +188,19 @@ run nvme admin-passthru $C --opcode=0x06 --cdw10=1 --data-len=4096 --read
 run nvme admin-passthru $C --opcode=0x06 --cdw10=0x7 --data-len=4096 --read
 run nvme get-ns-id $N
 run nvme show-topology
+# namespace management last: on QEMU's nvme it detaches the namespace,
+# which the I/O commands above need
+run nvme format $N --lbaf=0 --force
+run nvme format $N --lbaf=1 --force
+dd if=/dev/zero of=/tmp/fw.bin bs=4096 count=1 2>/dev/null
+run nvme fw-download $C --fw=/tmp/fw.bin
+run nvme fw-commit $C -s 1 -a 1
+run nvme fw-commit $C -s 2 -a 0
+run nvme create-ns $C --nsze=1000 --ncap=1000 --flbas=0
+run nvme attach-ns $C -n 1 -c 0
+run nvme detach-ns $C -n 1 -c 0
+run nvme delete-ns $C -n 1
+run nvme ns-rescan $C
 run nvme reset $C
 sleep 1
 cat /sys/class/nvme/${C#/dev/}/state
