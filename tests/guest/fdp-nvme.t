@@ -261,6 +261,13 @@ check "128: usage lists 128 host-specified handles" \
     [ "$(nvme fdp usage /dev/$H -e 1 | grep -c 'Attributes: 0x1 (Host Specified)')" = 128 ]
 check "128: update -p 0,64,127" has "$(nvme fdp update $HN -p 0,64,127)" "update: Success"
 check "128: all 128 fresh again" [ "$(nvme fdp status $HN | grep -c 'RUAMW): 131072$')" = 128 ]
+# fio spreads 2 MiB of 4 KiB writes round robin over all 128 ids: 4 each
+fio --name=fdp128 --filename=/dev/ng${H#nvme}n1 --ioengine=io_uring_cmd --cmd_type=nvme \
+    --fdp=1 --fdp_pli=0-127 --rw=randwrite --bs=4k --size=2M --iodepth=8 \
+    --verify=crc32c --verify_fatal=1 --output=/tmp/fio128.out
+check "128: fio --fdp_pli=0-127 with verify" [ $? = 0 ]
+check "128: fio wrote 32 blocks through each of the 128 handles" \
+    [ "$(nvme fdp status $HN | grep -c 'RUAMW): 131040$')" = 128 ]
 ev=$(nvme fdp events /dev/$H -e 1 -E)
 check "128: three RU-not-fully-written events, pids 0, 0x40, 0x7f" \
     [ "$(grep -A3 'Event Type: 0 ' <<<"$ev" | awk '/\(PID\)/ {print $NF}' | tr '\n' ' ')" = "0 0x40 0x7f " ]
