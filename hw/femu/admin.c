@@ -962,11 +962,15 @@ uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc)
     case NVME_ADM_CMD_DBBUF_CONFIG:
     case NVME_ADM_CMD_DIRECTIVE_SEND:
     case NVME_ADM_CMD_DIRECTIVE_RECV:
-        return NVME_CMD_EFF_CSUPP;
+    /*
+     * Neither Set Features nor the run-time controls change what Identify
+     * reports, so no CCC (Commands Supported and Effects, NVMe 2.0
+     * 5.16.1.6): with it Linux logs "controller capabilities changed,
+     * reset may be required" after the first nvme set-feature.
+     */
     case NVME_ADM_CMD_SET_FEATURES:
-        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_CCC;
     case FEMU_ADM_CMD_CONTROL:
-        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_CCC;
+        return NVME_CMD_EFF_CSUPP;
     default:
         return 0;
     }

@@ -222,6 +222,12 @@ st 0x4001 nvme admin-passthru $C --opcode=0xc5 --data-len=512 --read
 has "is Success" nvme admin-passthru $C --opcode=0xef --cdw10=2
 has "is Success" nvme admin-passthru $C --opcode=0xef --cdw10=1
 st 0x4002 nvme admin-passthru $C --opcode=0xef --cdw10=9
+# Set Features and EFh change no capability (no CCC in the effects log):
+# Linux must not ask for a reset after the set-feature commands above
+has "ACS9     [Set Features                    ] 00000001" nvme effects-log $C --csi=0
+has "ACS239   [Unknown                         ] 00000001" nvme effects-log $C --csi=0
+check "no 'controller capabilities changed' from the kernel for $A" \
+    bash -c "! dmesg | grep -q '$A: controller capabilities changed'"
 # CAP.NSSRS = 0: the kernel refuses NSSR, nvme-cli says so and fails
 if out=$(nvme subsystem-reset $C 2>&1); then
     bad "subsystem-reset succeeded: $out"
