@@ -111,43 +111,48 @@ static void test_reserve(void)
     c.devsz_mb = 1920;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
     /*
-     * FDP: every handle keeps a host and a GC reclaim unit open, 2 x nruh
-     * lines.  128 handles do not fit on the default geometry (244 lines
-     * below the forced-GC threshold, 16 of them for the data: 114 fit) ...
+     * FDP: every handle keeps a host reclaim unit open, plus the GC units
+     * the FTL lets be open at once (at least 1; one per handle when they
+     * fit).  The default geometry: 244 lines below the forced-GC
+     * threshold, 16 of them for the data, so 128 handles fit (with 100 GC
+     * units) and at most 227 would.
      */
     ftl_config_default(&c);
-    c.fdp_nruh = 114;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
-    c.fdp_nruh = 115;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=115 leaves too little spare for GC");
-    CHECK_STR(err, "at most fdp.nruh=114 fits");
     c.fdp_nruh = 128;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=128");
-    /* ... but do with twice the lines (286 are the fewest) */
-    c.blks_per_pl = 286;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    c.blks_per_pl = 285;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    c.blks_per_pl = 512;
+    CHECK_EQ(ftl_fdp_gc_units(&c), 100);
+    CHECK_EQ(ftl_reserve_open_lines(&c), 228);
+    c.fdp_nruh = 227;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    /* the tutorial-04 geometry (64 lines, op_pcent=25): 4 handles, not 5 */
+    CHECK_EQ(ftl_fdp_gc_units(&c), 1);
+    c.fdp_nruh = 228;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "fdp.nruh=228 leaves too little spare for GC");
+    CHECK_STR(err, "at most fdp.nruh=227 fits");
+    /*
+     * the tutorial-04 geometry (64 lines, op_pcent=25: 61 below the
+     * threshold, 52 for the data): 8 handles with 1 GC unit, not 9; 2
+     * handles keep a GC unit each
+     */
     ftl_config_default(&c);
     c.nchs = 2;
     c.luns_per_ch = 4;
     c.blks_per_pl = 64;
     c.op_pcent = 25;
-    c.fdp_nruh = 4;
+    c.fdp_nruh = 2;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    c.fdp_nruh = 5;
+    CHECK_EQ(ftl_fdp_gc_units(&c), 2);
+    c.fdp_nruh = 8;
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    CHECK_EQ(ftl_fdp_gc_units(&c), 1);
+    c.fdp_nruh = 9;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=5");
-    CHECK_STR(err, "at most fdp.nruh=4 fits");
+    CHECK_STR(err, "fdp.nruh=9");
+    CHECK_STR(err, "at most fdp.nruh=8 fits");
     /* more open units than lines below the threshold: named as fdp.nruh */
-    c.fdp_nruh = 32;
+    c.fdp_nruh = 70;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=32");
+    CHECK_STR(err, "fdp.nruh=70");
     /* too few lines for the threshold */
     small_cfg(&c);
     c.blks_per_pl = 2;

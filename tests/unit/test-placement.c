@@ -393,6 +393,92 @@ static void test_fdp_reserve_and_isolation(void)
            "in %u\n", runs, gc_runs);
 }
 
+/*
+ * Writes spread over every handle on the two devices where keeping a GC
+ * unit open per handle would not fit: 8 handles on the tutorial-04
+ * geometry (1 GC unit may be open) and 128 on the default geometry (100).
+ * Both failed writes when each handle kept its own GC unit open under a
+ * reserve that counted one.  No write may fail, the open GC units stay
+ * within ftl_fdp_gc_units (the others relocate into their handle's host
+ * unit), and every line holds one handle's pages.
+ */
+static void test_fdp_spread_handles(void)
+{
+    for (int k = 0; k < 2; k++) {
+        struct ftl_config c;
+        struct ftl *f;
+        uint64_t s = 77 + k;
+        uint32_t lp, nruh, bad = 0, maxopen = 0;
+        uint16_t *owner;
+        bool failed = false;
+
+        if (k == 0) {
+            tut04_cfg(&c, 8);
+            c.op_pcent = 25;    /* as the tutorial: 61 lines, 52 of data */
+        } else {
+            ftl_config_default(&c);
+            c.fdp_nruh = 128;
+        }
+        nruh = c.fdp_nruh;
+        f = must_new(&c);
+        if (!f) {
+            continue;
+        }
+        CHECK_EQ(f->gc_units_max, (k == 0 ? 1u : 100u));
+        ftl_set_delay_mode(f, FTL_DELAY_OFF);
+        lp = ftl_logical_pages(f);
+        owner = calloc(lp, sizeof(*owner));
+        for (uint32_t l = 0; l < lp; l++) {
+            failed |= ftl_write(f, (uint64_t)l * 8, 8, l % nruh, 0) ==
+                      FTL_TIME_ERROR;
+            owner[l] = l % nruh;
+        }
+        for (uint32_t i = 0; i < 8 * lp && !failed; i++) {
+            uint32_t l = (uint32_t)(trand(&s) % lp);
+            uint32_t pid = (uint32_t)(trand(&s) % nruh);
+            uint32_t nopen = 0;
+
+            failed |= ftl_write(f, (uint64_t)l * 8, 8, pid, 0) ==
+                      FTL_TIME_ERROR;
+            owner[l] = pid;
+            ftl_background_gc(f, 0);
+            if (i % 4096 == 0) {
+                for (uint32_t g = f->nhost; g < f->nhost + f->ngc; g++) {
+                    nopen += f->streams[g].line != FTL_NONE;
+                }
+                maxopen = nopen > maxopen ? nopen : maxopen;
+            }
+        }
+        if (failed) {
+            fprintf(stderr, "spread: fdp.nruh=%u: a write failed\n", nruh);
+        }
+        CHECK(!failed);
+        CHECK(f->ctr.gc_pages_moved > 0);
+        CHECK(maxopen >= 1 && maxopen <= f->gc_units_max);
+        for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
+            const struct ftl_line *ln = &f->ln.line[id];
+
+            if (ln->state == FTL_LINE_FREE) {
+                continue;
+            }
+            for (uint32_t sq = 0; sq < f->ppl; sq++) {
+                uint32_t ppa = id * f->ppl + sq;
+
+                bad += ftl_page_valid(f, ppa) && owner[f->rmap[ppa]] != ln->owner;
+            }
+        }
+        CHECK_EQ(bad, 0);
+        CHECK_INVARIANTS(f);
+        printf("spread: fdp.nruh=%u, %u GC units at most, %u seen open, "
+               "WAF x1000 %u\n", nruh, f->gc_units_max, maxopen,
+               (unsigned)((f->ctr.host_pages_programmed +
+                           f->ctr.gc_pages_moved) * 1000 /
+                          f->ctr.host_pages_written));
+        free(owner);
+        ftl_free(f);
+    }
+}
+
 int main(void)
 {
     test_hot_cold();
@@ -401,5 +487,6 @@ int main(void)
     test_fdp_many_handles();
     test_fdp_unit_fills();
     test_fdp_reserve_and_isolation();
+    test_fdp_spread_handles();
     return test_done("test-placement");
 }

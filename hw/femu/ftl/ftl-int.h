@@ -104,6 +104,8 @@ struct ftl {
     /* streams[0..nhost-1] host, streams[nhost..nhost+ngc-1] GC */
     struct ftl_stream *streams;
     uint32_t nhost, ngc;
+    /* FDP: GC reclaim units that may be open at once (ftl_fdp_gc_units) */
+    uint32_t gc_units_max;
 
     struct ftl_timing tm;
     struct ftl_counters ctr;
@@ -119,6 +121,7 @@ struct ftl {
 void ftl_geometry_derive(struct ftl *ftl);
 /* Open lines the reserve rule counts for cfg (docs/ftl-reserve.md). */
 uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg);
+uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg);
 uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg);
 
 static inline struct ftl_div ftl_div_make(uint32_t d)
@@ -221,7 +224,7 @@ void ftl_streams_free(struct ftl *ftl);
  * FDP event). */
 uint32_t ftl_stream_for_host(struct ftl *ftl, uint32_t lpn, uint32_t pid,
                              uint64_t slba, uint32_t nlb, uint64_t now);
-uint32_t ftl_stream_for_gc(const struct ftl *ftl, uint16_t owner);
+uint32_t ftl_stream_for_gc(struct ftl *ftl, uint16_t owner);
 /*
  * Program the next page of stream si; opens a line when none is open,
  * closes it when full.  Returns the ppa, or FTL_NONE when no free line

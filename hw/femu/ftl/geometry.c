@@ -89,26 +89,6 @@ uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg)
     return ns_blocks_for(cfg, cfg->op_pcent);
 }
 
-/*
- * Open write lines the reserve rule counts: every stream that may hold a
- * partly written line at the moment forced GC runs.
- *  - one host stream (two with hot_cold_sep: hot and cold) + one GC stream;
- *  - FDP: per handle one open host reclaim unit and one GC reclaim unit
- *    (GC keeps handles isolated, so each handle relocates into a unit of
- *    its own).  A handle's GC unit opens the first time its data is
- *    collected and then stays open, so under writes spread over all
- *    handles every one of them is open: counting fewer let an accepted
- *    device (8 handles on the tutorial-04 geometry) end up with all valid
- *    data in full closed lines and forced GC with nothing to reclaim.
- */
-uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
-{
-    if (cfg->fdp_nruh > 0) {
-        return 2 * cfg->fdp_nruh;
-    }
-    return cfg->hot_cold_sep ? 3 : 2;
-}
-
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
     return (a + b - 1) / b;
@@ -119,6 +99,61 @@ static uint64_t lpages_for(const struct ftl_config *c, uint64_t ns_blocks)
 {
     uint64_t bpp = (uint64_t)c->secs_per_pg * 512u / c->secsz;
     return ceil_div(ns_blocks, bpp);
+}
+
+/* Lines in the whole NAND and ceil(N * gc_thres_pcent_high / 100). */
+static uint64_t forced_gc_lines(const struct ftl_config *c)
+{
+    return ceil_div((uint64_t)c->blks_per_pl * c->gc_thres_pcent_high, 100);
+}
+
+static uint64_t data_lines(const struct ftl_config *c)
+{
+    uint64_t ppl = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
+                   c->pgs_per_blk;
+    return ceil_div(lpages_for(c, ftl_cfg_ns_blocks(c)), ppl);
+}
+
+/*
+ * FDP GC reclaim units that may be open at the same time.  GC keeps
+ * handles isolated, so a handle's relocations go to a GC unit of its own;
+ * if every handle kept one open, 2 x nruh units would sit partly written
+ * (128 handles would then not fit the default 256 lines).  Instead the
+ * FTL keeps at most this many open; a handle that needs one beyond them
+ * relocates into its own open host unit (stream.c).  It is one per handle
+ * when the geometry has room for them below the forced-GC threshold,
+ * else what is left after the data and one host unit per handle, at
+ * least 1 (the reserve rule then refuses a device where even 1 does not
+ * fit).
+ */
+uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg)
+{
+    uint64_t high = forced_gc_lines(cfg);
+    uint64_t used = data_lines(cfg) + cfg->fdp_nruh;
+    uint64_t room = high > used ? high - used : 0;
+
+    if (cfg->fdp_nruh == 0) {
+        return 0;
+    }
+    if (room == 0) {
+        return 1;
+    }
+    return room < cfg->fdp_nruh ? (uint32_t)room : cfg->fdp_nruh;
+}
+
+/*
+ * Open write lines the reserve rule counts: every stream that may hold a
+ * partly written line at the moment forced GC runs.
+ *  - one host stream (two with hot_cold_sep: hot and cold) + one GC stream;
+ *  - FDP: one open host reclaim unit per handle + the GC units the FTL
+ *    lets be open at once (ftl_fdp_gc_units: at least 1).
+ */
+uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
+{
+    if (cfg->fdp_nruh > 0) {
+        return cfg->fdp_nruh + ftl_fdp_gc_units(cfg);
+    }
+    return cfg->hot_cold_sep ? 3 : 2;
 }
 
 /*
@@ -140,7 +175,7 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     uint64_t nlines = c->blks_per_pl;
     uint64_t ppl = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
                    c->pgs_per_blk;
-    uint64_t high = ceil_div(nlines * c->gc_thres_pcent_high, 100);
+    uint64_t high = forced_gc_lines(c);
     uint64_t open = ftl_reserve_open_lines(c);
     uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
     uint64_t cap;
@@ -161,15 +196,15 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     if (c->fdp_nruh > 0) {
         /*
          * the handles' open reclaim units are what leaves too little: say
-         * how many handles this geometry takes (2 open units each, and
-         * the data's lines below the threshold)
+         * how many handles this geometry takes (one host unit each + one
+         * GC unit, and the data's lines below the threshold)
          */
         uint64_t data = ceil_div(lp, ppl);
-        unsigned fit = high > data ? (unsigned)((high - data) / 2) : 0;
+        unsigned fit = high > data + 1 ? (unsigned)(high - data - 1) : 0;
 
         snprintf(err, len,
                  "fdp.nruh=%u leaves too little spare for GC: its %u open "
-                 "reclaim units (host + GC per handle) leave room for %llu "
+                 "reclaim units (one per handle + GC) leave room for %llu "
                  "of the namespace's %llu pages below the forced-GC "
                  "threshold (%u of %u lines); at most fdp.nruh=%u fits",
                  c->fdp_nruh, (unsigned)open, (unsigned long long)cap,

@@ -14,10 +14,12 @@
  *  - FDP: host stream h is reclaim unit handle h (placement id h), each
  *    with its own GC stream, so relocated pages never mix handles
  *    (persistently isolated).  Hot/cold separation is not applied then:
- *    the host does the placement.
+ *    the host does the placement.  At most gc_units_max GC units are open
+ *    at once (ftl_fdp_gc_units); a handle whose GC finds that many open
+ *    relocates into its own open host unit instead.
  * Lines open lazily on a stream's first page, so a handle that is never
- * written holds no line.  The reserve rule (geometry.c) counts both units
- * of every handle as open.
+ * written holds no line.  The reserve rule (geometry.c) counts every
+ * handle's host unit and gc_units_max GC units as open.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -33,6 +35,7 @@ int ftl_streams_init(struct ftl *ftl)
     if (ftl->cfg.fdp_nruh > 0) {
         ftl->nhost = ftl->cfg.fdp_nruh;
         ftl->ngc = ftl->cfg.fdp_nruh;
+        ftl->gc_units_max = ftl_fdp_gc_units(&ftl->cfg);
     } else {
         ftl->nhost = ftl->cfg.hot_cold_sep ? 2 : 1;
         ftl->ngc = 1;
@@ -105,9 +108,31 @@ uint32_t ftl_stream_for_host(struct ftl *ftl, uint32_t lpn, uint32_t pid,
     return 0;
 }
 
-uint32_t ftl_stream_for_gc(const struct ftl *ftl, uint16_t owner)
+/*
+ * The GC stream a victim of handle `owner` relocates into.  FDP: the
+ * handle's own GC unit while it has one open, or when fewer than
+ * gc_units_max GC units are open (it opens on the first page); otherwise
+ * the handle's open host unit.  Either way the pages stay with their
+ * handle, and the open lines never exceed what the reserve rule counted.
+ * (Closing another handle's GC unit early instead would waste its
+ * unwritten rest, and victims of alternating handles would then free no
+ * line at all.)
+ */
+uint32_t ftl_stream_for_gc(struct ftl *ftl, uint16_t owner)
 {
-    return ftl->nhost + (ftl->cfg.fdp_nruh > 0 ? owner : 0);
+    uint32_t si, nopen = 0;
+
+    if (ftl->cfg.fdp_nruh == 0) {
+        return ftl->nhost;
+    }
+    si = ftl->nhost + owner;
+    if (ftl->streams[si].line != FTL_NONE) {
+        return si;
+    }
+    for (uint32_t i = ftl->nhost; i < ftl->nhost + ftl->ngc; i++) {
+        nopen += ftl->streams[i].line != FTL_NONE;
+    }
+    return nopen < ftl->gc_units_max ? si : owner;
 }
 
 uint32_t ftl_stream_program(struct ftl *ftl, uint32_t si, bool timed,
