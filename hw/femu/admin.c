@@ -176,10 +176,12 @@ void femu_admin_ctrl_reset(FemuCtrl *n)
 /*
  * Host Behavior Support (FID 16h, NVMe 2.0 5.27.1, "Host Behavior
  * Support"): 512 bytes.  Defined fields: byte 0 bit 0 ACRE, byte 1 bit 0
- * ETDAS, byte 2 bit 0 LBAFEE, bytes 5:4 CDFE; everything else reserved.
- * FEMU keeps ACRE, ETDAS and LBAFEE (none changes what it does: no
+ * ETDAS, byte 2 bit 0 LBAFEE, byte 3 bit 0 HDISNS (NVMe 2.1; nvme-cli
+ * prints it), bytes 5:4 CDFE; everything else reserved.  FEMU keeps
+ * ACRE, ETDAS, LBAFEE and HDISNS (none changes what it does: no
  * completion carries a Command Retry Delay, CRDT1-3 = 0; there is no
- * telemetry log; both LBA formats are below 16).  CDFE enables Copy
+ * telemetry log; both LBA formats are below 16; no namespace is
+ * dispersed), so a host that sets them is not refused.  CDFE enables Copy
  * descriptor formats, and FEMU has no Copy command (ONCS bit 8 = 0): a
  * bit set there, or in any reserved bit or byte, is an Invalid Field.
  */
@@ -192,8 +194,9 @@ static uint16_t femu_set_hbs(FemuCtrl *n, NvmeCmd *cmd)
     if (status) {
         return status;
     }
-    if ((h.acre & ~1) || (h.etdas & ~1) || (h.lbafee & ~1) || h.rsvd3 ||
-        h.cdfe || !buffer_is_zero(h.rsvd6, sizeof(h.rsvd6))) {
+    if ((h.acre & ~1) || (h.etdas & ~1) || (h.lbafee & ~1) ||
+        (h.rsvd3 & ~1) || h.cdfe ||
+        !buffer_is_zero(h.rsvd6, sizeof(h.rsvd6))) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     n->hbs = h;

@@ -1106,20 +1106,20 @@ static void test_features(void)
     g_assert_cmphex(set_feat_buf(c, NVME_TIMESTAMP, true, ts, sizeof(ts)),
                     ==, NVME_FID_NOT_SAVEABLE);
 
-    /* Host Behavior Support: zero; ACRE, ETDAS, LBAFEE kept */
+    /* Host Behavior Support: zero; ACRE, ETDAS, LBAFEE, HDISNS kept */
     g_assert_cmphex(get_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, 0, NULL), ==,
                     NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, got, sizeof(got));
     g_assert(all_zero(got, sizeof(got)));
     memset(hbs, 0, sizeof(hbs));
-    hbs[0] = hbs[1] = hbs[2] = 1;
+    hbs[0] = hbs[1] = hbs[2] = hbs[3] = 1;
     g_assert_cmphex(set_feat_buf(c, NVME_HOST_BEHAVIOR_SUPPORT, false, hbs,
                                  sizeof(hbs)), ==, NVME_SUCCESS);
     /* reserved bits and bytes, and CDFE (no Copy): Invalid Field, and
      * the value in force stays */
     for (int bad = 0; bad < 6; bad++) {
         static const struct { int off; uint8_t val; } b[] = {
-            { 0, 3 }, { 1, 0x81 }, { 2, 2 }, { 3, 1 }, { 4, 4 }, { 511, 1 },
+            { 0, 3 }, { 1, 0x81 }, { 2, 2 }, { 3, 2 }, { 4, 4 }, { 511, 1 },
         };
         uint8_t h[512];
 
