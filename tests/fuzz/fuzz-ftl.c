@@ -7,8 +7,9 @@
  * harness checks what a user of the FTL relies on:
  *   - ftl_check_invariants() (mapping/rmap/valid counts/lines);
  *   - a completion time is never before the request's arrival;
- *   - a validated configuration without FDP never fails a host write
- *     (the reserve rule's promise, ftl.h FTL_TIME_ERROR);
+ *   - a validated configuration never fails a host write (the reserve
+ *     rule's promise, ftl.h FTL_TIME_ERROR; with FDP since the rule
+ *     counts 2 x fdp.nruh open reclaim units);
  *   - after a write every page it touched is mapped, after a trim every
  *     page it covered entirely is unmapped (checked through read costs:
  *     an unmapped page costs no NAND time, a mapped one pg_rd_lat);
@@ -242,16 +243,9 @@ static void do_write(struct ftl *ftl, struct shadow *s, uint64_t slba,
              after.fdp_hbmw - before.fdp_hbmw, nlb);
     }
     if (t == FTL_TIME_ERROR) {
-        if (s->cfg->fdp_nruh == 0) {
-            FAIL("write slba=%" PRIu64 " nlb=%u failed on a validated "
-                 "configuration without FDP", slba, nlb);
-        }
-        /* pages before the failing one were written: the shadow no
-         * longer knows which, so forget the mapped state of the range */
-        for (uint64_t l = first; l <= last; l++) {
-            s->mapped[l] = 2;
-        }
-        return;
+        FAIL("write slba=%" PRIu64 " nlb=%u pid=%u failed on a validated "
+             "configuration (fdp.nruh=%u)", slba, nlb, pid,
+             s->cfg->fdp_nruh);
     }
     if (t < now) {
         FAIL("write completes at %" PRIu64 " before its arrival %" PRIu64,
@@ -271,7 +265,7 @@ static void do_read(struct ftl *ftl, struct shadow *s, uint64_t slba,
                     uint32_t nlb, uint64_t now)
 {
     uint64_t first, last, t;
-    int any_mapped = 0, any_unknown = 0;
+    int any_mapped = 0;
 
     if (!clip(s, &slba, &nlb)) {
         return;
@@ -280,14 +274,10 @@ static void do_read(struct ftl *ftl, struct shadow *s, uint64_t slba,
     last = (slba + nlb - 1) / s->bpp;
     for (uint64_t l = first; l <= last; l++) {
         any_mapped |= s->mapped[l] == 1;
-        any_unknown |= s->mapped[l] == 2;
     }
     t = ftl_read(ftl, slba, nlb, now);
     if (t < now) {
         FAIL("read completes before its arrival");
-    }
-    if (any_unknown) {
-        return;
     }
     if (!any_mapped && t != now) {
         FAIL("read of unmapped blocks slba=%" PRIu64 " nlb=%u took %" PRIu64

@@ -3,7 +3,9 @@
  * reclaim unit handles: RUAMW, invalid placement ids, RUH update, byte
  * counters, isolation under GC, 128 handles (SPEC 2.3, 3).
  */
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -297,12 +299,33 @@ static void test_fdp_unit_fills(void)
  * policy; and after GC every line holds pages of one handle only
  * (persistently isolated), whatever the policy.  Counting one GC unit in
  * all (the old rule) accepted 8 handles on the tutorial-04 geometry,
- * which failed writes right after a fill.
+ * which failed writes right after a fill.  A cap on open GC units that
+ * closed the least recently used one early for another handle (tried,
+ * not kept) livelocked instead: the closed, partly written unit is the
+ * cheapest victim, its pages move into a fresh unit that is closed again
+ * for the next handle, and forced GC loops without freeing a line (the
+ * write never completes; 10^6 collections in one forced-GC call with 128
+ * handles on the default geometry).  The sweep takes well under a second;
+ * a watchdog turns such a livelock into a failure instead of a hang.
  */
+static void sweep_watchdog(int sig)
+{
+    static const char msg[] = "test-placement: the FDP reserve/isolation "
+        "sweep did not finish in 120 s: forced GC loops without freeing "
+        "a line (livelock)\n";
+
+    (void)sig;
+    (void)!write(2, msg, sizeof(msg) - 1);
+    _exit(1);
+}
+
 static void test_fdp_reserve_and_isolation(void)
 {
     static const uint32_t ops[] = { 15, 25, 40, 100 };
     uint32_t runs = 0, gc_runs = 0;
+
+    signal(SIGALRM, sweep_watchdog);
+    alarm(120);
 
     for (uint32_t o = 0; o < 4; o++) {
         for (uint32_t nruh = 1; nruh <= 16; nruh++) {
@@ -386,6 +409,7 @@ static void test_fdp_reserve_and_isolation(void)
             }
         }
     }
+    alarm(0);
     /* the sweep must have covered real cases, with GC moving pages */
     CHECK(runs >= 60);
     CHECK_EQ(gc_runs, runs);
