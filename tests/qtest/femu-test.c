@@ -1695,10 +1695,9 @@ static void test_fdp_logs(void)
 }
 
 /*
- * 128 reclaim unit handles (the most 1 byte of RUHID in an event and the
- * issue ask for; the default geometry with 512 lines so that the 256 open
- * units fit): placement ids 0, 64 and 127 write into their own handles,
- * the pages 20h/21h and RUH status carry 128 entries, short reads work.
+ * 128 reclaim unit handles on the default geometry: placement ids 0, 64
+ * and 127 write into their own handles, the pages 20h/21h and RUH status
+ * carry 128 entries, short reads work.
  */
 static void test_fdp_handles128(void)
 {
@@ -1710,7 +1709,7 @@ static void test_fdp_handles128(void)
     uint32_t len;
 
     extra_args = "-device femu-subsys,id=fdp0,fdp=on,fdp.nruh=128";
-    c = ctrl_start("blks_per_pl=512,subsys=fdp0");
+    c = ctrl_start("subsys=fdp0");
     extra_args = saved;
 
     /* 20h: 16 + 64 + 128 x 4 = 592 bytes */
