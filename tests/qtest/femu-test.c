@@ -3088,14 +3088,12 @@ static void test_random_chaos(void)
     Ctrl *c;
 
     fz_init("random-chaos");
-    /* the device configuration comes from the seed too; op_pcent >= 40:
-     * fdp.nruh=4 keeps 8 reclaim units open, and the reserve rule needs
-     * that much spare on these 32 lines */
+    /* the device configuration comes from the seed too */
     opts = g_strdup_printf("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
                            "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"
                            "op_pcent=%d,subsys=fdp0,gc_policy=%s,"
                            "hot_cold_sep=%s,secsz=%d,mdts=%d,pollers=%d",
-                           (int)PICK(40, 50, 100), policies[rr(0, 5)],
+                           (int)PICK(30, 50, 100), policies[rr(0, 5)],
                            rb() ? "on" : "off", (int)PICK(512, 4096),
                            (int)PICK(1, 3, 5, 7), (int)PICK(1, 2));
     g_test_message("random-chaos: -device femu,%s", opts);
