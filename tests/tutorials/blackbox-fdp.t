@@ -38,7 +38,10 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
     if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
 done
 [ -n "$port" ] || fail "no free TCP port found"
-export SSH_PORT=$port QEMU ACCEL=tcg MEM=${FEMU_OS_IMAGE_MEM:-1G} SMP=${FEMU_OS_IMAGE_SMP:-2}
+# one vCPU: with SMP=2 one boot of this image (kernel 6.12, TCG, loaded
+# host) hung with CPU 1 idle and its timer never firing ("rcu_preempt
+# kthread timer wakeup didn't happen ... cpu=1") until the SSH wait ran out
+export SSH_PORT=$port QEMU ACCEL=tcg MEM=${FEMU_OS_IMAGE_MEM:-1G} SMP=${FEMU_OS_IMAGE_SMP:-1}
 # tutorial 04's device with 32-page blocks: 64 reclaim units of 1 MiB,
 # a 51 MiB namespace (tests/guest/fdp-run.t's device)
 export FEMU_SUBSYS=fdp=on,fdp.nruh=2
