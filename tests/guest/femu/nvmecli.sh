@@ -312,10 +312,14 @@ for ctl in $A $B; do
     has "NVMe DSM: success" nvme dsm $n --idr -s 0 -b 8
     has "NVMe Flush: success" nvme flush $n
     has "NVMe Flush: success" nvme flush /dev/$ctl -n 1
+    nerr=$(nvme smart-log /dev/$ctl -o json | python3 -c 'import sys, json; print(json.load(sys.stdin)["num_err_log_entries"])')
     st 0x4080 nvme read $n -s $nsze -c 0 -z $bs -d /tmp/r
-    # the phase tag is the CQE's (qtest group features checks its value)
-    js "j['errors'][0]['status_field'] == 0x4080 and j['errors'][0]['phase_tag'] in (0, 1) and j['errors'][0]['lba'] == $nsze and j['errors'][0]['sqid'] > 0 and j['errors'][0]['nsid'] == 1" \
+    # the newest entry is this command's, numbered one past the count
+    # before it; the phase tag is the CQE's (qtest group features checks
+    # its value against the CQE); SQID an I/O queue (1..queues = 8)
+    js "j['errors'][0]['error_count'] == $nerr + 1 and j['errors'][0]['status_field'] == 0x4080 and j['errors'][0]['phase_tag'] in (0, 1) and j['errors'][0]['lba'] == $nsze and 1 <= j['errors'][0]['sqid'] <= 8 and j['errors'][0]['nsid'] == 1 and j['errors'][0]['parm_error_location'] == 0xffff" \
         nvme error-log /dev/$ctl -o json
+    js "j['num_err_log_entries'] == $nerr + 1" nvme smart-log /dev/$ctl -o json
     st 0x4080 nvme write-zeroes $n -s $((nsze - 1)) -c 1
     st 0x4001 nvme compare $n -s 0 -c 0 -z $bs -d /tmp/w
     st 0x4001 nvme verify $n -s 0 -c 0
