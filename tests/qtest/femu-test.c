@@ -1802,6 +1802,20 @@ static void test_fdp_handles128(void)
     g_assert_cmphex(fdp_write(c, 32, 8, FDP_DTYPE_DP, 128), ==, NVME_SUCCESS);
     g_assert_cmpuint(fdp_ruamw(c, 128, 0), ==, full - 8);
     g_assert_cmpuint(fdp_ruamw(c, 128, 127), ==, full);
+    /* the host event log keeps the newest 63 events, oldest first: 3 +
+     * 1 + 70 more invalid ids 1000..1069 leave 1007..1069 */
+    for (int i = 0; i < 70; i++) {
+        g_assert_cmphex(fdp_write(c, 40, 8, FDP_DTYPE_DP, 1000 + i), ==,
+                        NVME_SUCCESS);
+    }
+    {
+        uint8_t ev[64 * 63];
+
+        g_assert_cmpuint(fdp_events(c, ev, sizeof(ev)), ==, 63);
+        for (int i = 0; i < 63; i++) {
+            fdp_check_event(ev + 64 * i, FDP_EVT_INVALID_PID, 1007 + i, 0);
+        }
+    }
     ctrl_stop(c);
 }
 
