@@ -11,7 +11,9 @@
 #         next one opens);
 #  vSSD2: 128 handles (default geometry): ids 0, 64, 127 in their own
 #         handles, 128-entry status/usage, RUH update of three ids;
-#  vSSD3: a femu-subsys with fdp=off: no FDP anywhere.
+#  vSSD3: a femu-subsys with fdp=off: no FDP anywhere;
+#  vSSD4: 8 handles on a scaled tutorial-04 device (1 MiB units, 1 GC
+#         unit): GC under random writes spread over all 8 handles.
 # Host side first: start-up refusals of bad FDP settings (no boot).
 . "$(dirname "$0")/femu-lib.sh"
 need_runner
@@ -46,6 +48,7 @@ A=$(ctrl_of vSSD0) || { bad "no controller vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller vSSD1"; finish; exit; }
 H=$(ctrl_of vSSD2) || { bad "no controller vSSD2"; finish; exit; }
 O=$(ctrl_of vSSD3) || { bad "no controller vSSD3"; finish; exit; }
+G=$(ctrl_of vSSD4) || { bad "no controller vSSD4"; finish; exit; }
 AN=/dev/${A}n1 BN=/dev/${B}n1 HN=/dev/${H}n1 ON=/dev/${O}n1
 has() { grep -Eq -- "$2" <<<"$1"; }
 # failed RC OUT REGEX: the command failed and printed a status matching REGEX
@@ -284,6 +287,30 @@ out=$(nvme write $ON -s 0 -c 7 -z 4096 -d /tmp/blk -T 2 -S 1 2>&1); rc=$?
 check "off: write with DTYPE 2: Invalid Field" failed $rc "$out" "\(0x(400)?2\)$"
 check "off: plain write works" bash -c "nvme write $ON -s 0 -c 7 -z 4096 -d /tmp/blk >/dev/null"
 
+# --- GC with 8 handles active: fill through ids 0-7, then 64 MiB of 4 KiB
+# random writes through all 8 (the 51 MiB namespace is full, so GC runs
+# throughout; only 1 GC unit may be open, the other handles relocate into
+# their own host unit): no write fails, and the FDP statistics agree
+# with C0h (MBMW - HBMW = GC pages x 4096, MBE whole 1 MiB lines)
+c0p() { nvme get-log /dev/$G --log-id=0xc0 --log-len=512 -b | od -An -tu8 -w32 -N32 | awk '{print $2, $3}'; }
+s22() { nvme get-log /dev/$G --log-id=0x22 --lsi=1 --log-len=48 -b | od -An -tu8 -w48 | awk '{print $1, $3, $5}'; }
+fio --name=fill8 --filename=/dev/ng${G#nvme}n1 --ioengine=io_uring_cmd --cmd_type=nvme \
+    --fdp=1 --fdp_pli=0-7 --rw=write --bs=128k --iodepth=8 --output=/dev/null
+check "8 handles: fill through ids 0-7" [ $? = 0 ]
+read -r hp0 gc0 <<<"$(c0p)"; read -r hb0 mb0 me0 <<<"$(s22)"
+fio --name=rand8 --filename=/dev/ng${G#nvme}n1 --ioengine=io_uring_cmd --cmd_type=nvme \
+    --fdp=1 --fdp_pli=0-7 --rw=randwrite --bs=4k --io_size=64M --norandommap \
+    --randrepeat=0 --iodepth=16 --output=/tmp/fio8.out
+check "8 handles: 64 MiB random writes through ids 0-7 without an error" [ $? = 0 ]
+read -r hp1 gc1 <<<"$(c0p)"; read -r hb1 mb1 me1 <<<"$(s22)"
+dgc=$(( ${gc1:-0} - ${gc0:-0} )) dhb=$(( ${hb1:-0} - ${hb0:-0} ))
+dmb=$(( ${mb1:-0} - ${mb0:-0} )) dme=$(( ${me1:-0} - ${me0:-0} ))
+echo "8 handles: host pages $(( ${hp1:-0} - ${hp0:-0} )) GC pages $dgc HBMW $dhb MBMW $dmb MBE $dme"
+check "8 handles: GC ran" [ "$dgc" -gt 0 ]
+check "8 handles: HBMW up by 64 MiB" [ "$dhb" = 67108864 ]
+check "8 handles: MBMW - HBMW = GC pages x 4096" [ $(( dmb - dhb )) = $(( dgc * 4096 )) ]
+check "8 handles: MBE whole 1 MiB lines" [ "$(( dme > 0 && dme % 1048576 == 0 ))" = 1 ]
+
 # --- fio io_uring_cmd with FDP, placement ids 0 and 1, verify
 before="16384 16384"
 r0=$(ruamw $AN 0) r1=$(ruamw $AN 1)
@@ -319,6 +346,8 @@ echo finish >>"$job"
     -device femu,femu_mode=1,subsys=fdp2 \
     -device femu-subsys,id=off3 \
     -device femu,femu_mode=1,nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,subsys=off3 \
+    -device femu-subsys,id=fdp4,fdp=on,fdp.nruh=8 \
+    -device femu,femu_mode=1,nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,op_pcent=25,subsys=fdp4 \
     --script "$job"
 rc=$?
 [ $hostfail = 0 ] && exit $rc
