@@ -1691,6 +1691,30 @@ static void test_fdp_logs(void)
                     NVME_SUCCESS);
     g_assert_cmpuint(fdp_ruamw(c, 4, 0), ==, 16360);
     g_assert_cmpuint(fdp_events(c, ev, sizeof(ev)), ==, 2);
+    /* "reclaim unit not fully written" disabled on handle 2: a RUH update
+     * still starts a fresh unit, and logs nothing */
+    {
+        uint8_t t = FDP_EVT_RU_NOT_FULLY_WRITTEN;
+        static const uint16_t two[] = { 2 };
+
+        qtest_memwrite(c->qts, c->buf, &t, 1);
+        g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_SET_FEATURES, 1,
+                                 NVME_FDP_EVENTS, 1 << 16 | 2, 0, NULL), ==,
+                        NVME_SUCCESS);
+        g_assert_cmphex(fdp_write(c, 88, 8, FDP_DTYPE_DP, 2), ==,
+                        NVME_SUCCESS);
+        g_assert_cmpuint(fdp_ruamw(c, 4, 2), ==, 16376);
+        g_assert_cmphex(fdp_update(c, two, 1), ==, NVME_SUCCESS);
+        g_assert_cmpuint(fdp_ruamw(c, 4, 2), ==, 16384);
+        g_assert_cmpuint(fdp_events(c, ev, sizeof(ev)), ==, 2);
+        /* handle 3 keeps it enabled: its update is logged */
+        g_assert_cmphex(fdp_write(c, 96, 8, FDP_DTYPE_DP, 3), ==,
+                        NVME_SUCCESS);
+        g_assert_cmphex(fdp_update(c, (const uint16_t[]){ 3 }, 1), ==,
+                        NVME_SUCCESS);
+        g_assert_cmpuint(fdp_events(c, ev, sizeof(ev)), ==, 3);
+        fdp_check_event(ev + 128, FDP_EVT_RU_NOT_FULLY_WRITTEN, 3, 3);
+    }
     ctrl_stop(c);
 }
 
