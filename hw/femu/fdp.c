@@ -207,10 +207,11 @@ uint16_t femu_fdp_endgid(FemuCtrl *n)
  * controller's timestamp in milliseconds when the event happened, byte 6
  * its origin (bits 3:1: 000b counted from 0 since the last Controller
  * Level Reset, 001b set by Set Features; Linux sets it to the wall clock
- * when it enables the controller) and Synch (bit 0, 0).  The controller's
- * timestamp is kept by admin.c on QEMU's virtual clock; the FTL stamps
- * events with the host clock (get_clock()), so the event's age converts
- * one into the other.  A Set Features Timestamp between an event and the
+ * when it enables the controller) and Synch (bit 0: 1 once the VM has
+ * stopped since the value was set or reset, as admin.c keeps it; taken
+ * when the log is read).  The controller's timestamp is kept by admin.c
+ * on QEMU's virtual clock; the FTL stamps events with the host clock
+ * (get_clock()), so the event's age converts one into the other.  A Set Features Timestamp between an event and the
  * read of the log moves that event to the new value (events are read out
  * of the FTL when the log is read).
  */
@@ -227,7 +228,8 @@ static uint64_t fdp_event_timestamp(FemuCtrl *n, int64_t event_ns)
     virt_ms = MAX(virt_ms, n->ts_at_ms);
     ms = (n->ts_base_ms + virt_ms - n->ts_at_ms) & ((1ULL << 48) - 1);
 
-    return ms | (uint64_t)(n->ts_host_set ? 1 << 1 : 0) << 48;
+    return ms | (uint64_t)((n->ts_host_set ? 1 << 1 : 0) |
+                           (n->ts_stopped ? 1 : 0)) << 48;
 }
 
 static void fdp_ring_push(FdpEventRing *r, const NvmeFdpEvent *ev)
