@@ -497,7 +497,7 @@ static const FemuPropDesc femu_prop_descs[] = {
 };
 
 static const FemuPropDesc femu_subsys_prop_descs[] = {
-    { "fdp", "Flexible Data Placement on the controllers that link here "
+    { "fdp", "Flexible Data Placement on the controller that links here "
              "(on/off; needs femu_mode=1)" },
     { "fdp.nruh", "reclaim unit handles = placement ids 0..nruh-1 (1..256 "
                   "with fdp=on, and below the lines, blks_per_pl)" },

@@ -103,28 +103,15 @@ exec 9>"$CACHE/guest/.lock"
 flock 9
 
 # ---------------------------------------------------------------- apt setup
-# The mirror comes from this machine's own apt configuration; the repository
-# never names a host.
-mirror() {
-    if [ -n "${FEMU_DEBIAN_MIRROR:-}" ]; then echo "$FEMU_DEBIAN_MIRROR"; return; fi
-    local f u
-    for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
-        [ -r "$f" ] || continue
-        u=$(awk 'tolower($1)=="uris:" { for (i=2;i<=NF;i++) if ($i !~ /security/) { print $i; exit } }' "$f")
-        [ -n "$u" ] && { echo "$u"; return; }
-    done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -r "$f" ] || continue
-        u=$(awk '$1=="deb" { for (i=2;i<=NF;i++) { if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; continue } if ($i !~ /security/) { print $i; exit } else break } }' "$f")
-        [ -n "$u" ] && { echo "$u"; return; }
-    done
-    die "no Debian mirror found in /etc/apt (set FEMU_DEBIAN_MIRROR)"
-}
+# The mirror comes from this machine's own apt configuration (femu_mirror,
+# shared with configure); the repository never names a host.
+# shellcheck source=../graft/lib.sh
+. "$(dirname "$0")/../graft/lib.sh"
 
 APTD=$CACHE/guest/apt-$SUITE
 mkdir -p "$APTD/lists/partial" "$APTD/cache/archives/partial"
 : >"$APTD/status"   # empty dpkg status: resolve as for an empty system
-MIRROR=$(mirror)
+MIRROR=$(femu_mirror)
 echo "deb [arch=$ARCH signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SUITE main" >"$APTD/sources.list"
 APT_OPTS=(-o Dir::Etc::SourceList="$APTD/sources.list" -o Dir::Etc::SourceParts=/dev/null
           -o Dir::State::Lists="$APTD/lists" -o Dir::Cache="$APTD/cache"
