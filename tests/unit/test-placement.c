@@ -71,6 +71,44 @@ static void test_hot_cold(void)
     }
 }
 
+/*
+ * Fill every logical page, page l through handle l % nruh; returns the
+ * handle each page was written through (caller frees), sets *failed if
+ * a write failed.
+ */
+static uint16_t *fill_round_robin(struct ftl *f, uint32_t nruh, bool *failed)
+{
+    uint32_t lp = ftl_logical_pages(f);
+    uint16_t *owner = calloc(lp, sizeof(*owner));
+
+    for (uint32_t l = 0; l < lp; l++) {
+        *failed |= ftl_write(f, (uint64_t)l * 8, 8, l % nruh, 0) ==
+                   FTL_TIME_ERROR;
+        owner[l] = l % nruh;
+    }
+    return owner;
+}
+
+/* Valid pages sitting in a line of another handle than their own. */
+static uint32_t pages_off_handle(const struct ftl *f, const uint16_t *owner)
+{
+    uint32_t bad = 0;
+
+    for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
+        const struct ftl_line *l = &f->ln.line[id];
+
+        if (l->state == FTL_LINE_FREE) {
+            continue;
+        }
+        for (uint32_t sq = 0; sq < f->ppl; sq++) {
+            uint32_t ppa = id * f->ppl + sq;
+
+            bad += ftl_page_valid(f, ppa) && owner[f->rmap[ppa]] != l->owner;
+        }
+    }
+    return bad;
+}
+
 /* the tutorial-04 device: 2 ch x 4 LUN x 64 lines, 8 MiB reclaim units */
 static void tut04_cfg(struct ftl_config *c, uint32_t nruh)
 {
@@ -333,7 +371,7 @@ static void test_fdp_reserve_and_isolation(void)
                 struct ftl_config c;
                 struct ftl *f;
                 uint64_t s = 1000 * o + nruh, moved0;
-                uint32_t lp, bad = 0;
+                uint32_t lp;
                 uint16_t *owner;
                 bool failed = false;
 
@@ -352,13 +390,8 @@ static void test_fdp_reserve_and_isolation(void)
                 runs++;
                 ftl_set_delay_mode(f, FTL_DELAY_OFF);
                 lp = ftl_logical_pages(f);
-                owner = calloc(lp, sizeof(*owner));
                 /* fill, each page through handle lpn % nruh ... */
-                for (uint32_t l = 0; l < lp; l++) {
-                    failed |= ftl_write(f, (uint64_t)l * 8, 8, l % nruh, 0) ==
-                              FTL_TIME_ERROR;
-                    owner[l] = l % nruh;
-                }
+                owner = fill_round_robin(f, nruh, &failed);
                 moved0 = f->ctr.gc_pages_moved;
                 /* ... then 4 x the namespace of random overwrites through
                  * random handles (1 in 16 an unknown id: handle 0), with
@@ -383,20 +416,7 @@ static void test_fdp_reserve_and_isolation(void)
                 }
                 CHECK(!failed);
                 gc_runs += f->ctr.gc_pages_moved > moved0;
-                for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
-                    const struct ftl_line *l = &f->ln.line[id];
-
-                    if (l->state == FTL_LINE_FREE) {
-                        continue;
-                    }
-                    for (uint32_t sq = 0; sq < f->ppl; sq++) {
-                        uint32_t ppa = id * f->ppl + sq;
-
-                        bad += ftl_page_valid(f, ppa) &&
-                               owner[f->rmap[ppa]] != l->owner;
-                    }
-                }
-                CHECK_EQ(bad, 0);
+                CHECK_EQ(pages_off_handle(f, owner), 0);
                 /* statistics 22h: whole 4 KiB pages here */
                 CHECK_EQ(f->ctr.fdp_hbmw, f->ctr.host_pages_written * 4096);
                 CHECK_EQ(f->ctr.fdp_mbmw, (f->ctr.host_pages_programmed +
@@ -432,7 +452,7 @@ static void test_fdp_spread_handles(void)
         struct ftl_config c;
         struct ftl *f;
         uint64_t s = 77 + k;
-        uint32_t lp, nruh, bad = 0, maxopen = 0;
+        uint32_t lp, nruh, maxopen = 0;
         uint16_t *owner;
         bool failed = false;
 
@@ -451,12 +471,7 @@ static void test_fdp_spread_handles(void)
         CHECK_EQ(f->gc_units_max, (k == 0 ? 1u : 100u));
         ftl_set_delay_mode(f, FTL_DELAY_OFF);
         lp = ftl_logical_pages(f);
-        owner = calloc(lp, sizeof(*owner));
-        for (uint32_t l = 0; l < lp; l++) {
-            failed |= ftl_write(f, (uint64_t)l * 8, 8, l % nruh, 0) ==
-                      FTL_TIME_ERROR;
-            owner[l] = l % nruh;
-        }
+        owner = fill_round_robin(f, nruh, &failed);
         for (uint32_t i = 0; i < 8 * lp && !failed; i++) {
             uint32_t l = (uint32_t)(trand(&s) % lp);
             uint32_t pid = (uint32_t)(trand(&s) % nruh);
@@ -479,19 +494,7 @@ static void test_fdp_spread_handles(void)
         CHECK(!failed);
         CHECK(f->ctr.gc_pages_moved > 0);
         CHECK(maxopen >= 1 && maxopen <= f->gc_units_max);
-        for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
-            const struct ftl_line *ln = &f->ln.line[id];
-
-            if (ln->state == FTL_LINE_FREE) {
-                continue;
-            }
-            for (uint32_t sq = 0; sq < f->ppl; sq++) {
-                uint32_t ppa = id * f->ppl + sq;
-
-                bad += ftl_page_valid(f, ppa) && owner[f->rmap[ppa]] != ln->owner;
-            }
-        }
-        CHECK_EQ(bad, 0);
+        CHECK_EQ(pages_off_handle(f, owner), 0);
         CHECK_INVARIANTS(f);
         printf("spread: fdp.nruh=%u, %u GC units at most, %u seen open, "
                "WAF x1000 %u\n", nruh, f->gc_units_max, maxopen,
