@@ -16,47 +16,14 @@
 # it first (root, the Debian mirror, about 5 minutes: docs/quick-start.md).
 . "$(dirname "$0")/../guest/lib.sh"
 require_qemu
-CACHE=${FEMU_CACHE_DIR:-$HOME/.cache/femu}
-IMG=$CACHE/os-image/trixie
-if [ ! -f "$IMG/complete" ]; then
-    if [ "${FEMU_OS_IMAGE_TESTS:-0}" != 1 ]; then
-        echo "skip: no trixie OS image in $IMG (scripts/guest/build-os-image.sh --suite trixie, or FEMU_OS_IMAGE_TESTS=1)"
-        exit 77
-    fi
-    "$FEMU_ROOT/scripts/guest/build-os-image.sh" --suite trixie || fail "building the trixie OS image failed"
-fi
-for t in ssh scp; do
-    command -v $t >/dev/null || { echo "skip: no $t client (apt-get install openssh-client)"; exit 77; }
-done
-# shellcheck disable=SC1091
-. "$IMG/env"       # OSIMGF, GUEST_USER, SSH_OPTS
-d=$(scratch)
-log=$d/console.log
-port=""
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-    p=$((20000 + RANDOM % 30000))
-    if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
-done
-[ -n "$port" ] || fail "no free TCP port found"
-# one vCPU: with SMP=2 one boot of this image (kernel 6.12, TCG, loaded
-# host) hung with CPU 1 idle and its timer never firing ("rcu_preempt
-# kthread timer wakeup didn't happen ... cpu=1") until the SSH wait ran out
-export SSH_PORT=$port QEMU ACCEL=tcg MEM=${FEMU_OS_IMAGE_MEM:-1G} SMP=${FEMU_OS_IMAGE_SMP:-1}
+. "$(dirname "$0")/os-image.sh"
+os_image_require trixie
 # tutorial 04's device with 32-page blocks: 64 reclaim units of 1 MiB,
 # a 51 MiB namespace (tests/guest/fdp-run.t's device)
 export FEMU_SUBSYS=fdp=on,fdp.nruh=2
 export FEMU_OPTS=nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,op_pcent=25,gc_thres_pcent=95
 
-t0=$SECONDS
-"$FEMU_ROOT/scripts/run-blackbox.sh" -snapshot </dev/null >"$log" 2>&1 &
-qpid=$!
-cleanup() { kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; }
-trap 'cleanup; rm -rf "$_femu_scratch"' EXIT
-SSH=$FEMU_ROOT/scripts/run-guest-ssh.sh
-# a full Debian under TCG on a shared 2-core host: 59-87 s measured
-# (docs/quick-start.md); 900 s leaves room for load
-WAIT=900 "$SSH" true || { tail -40 "$log"; fail "no SSH login within 900 s"; }
-echo "booted to an SSH login in $((SECONDS - t0)) s (TCG, MEM=$MEM, SMP=$SMP)"
+os_image_boot
 
 g() { WAIT=0 "$SSH" "$@" 2>&1; }
 out=$(g --copy "$FEMU_ROOT/scripts/tutorials" sudo nvme fdp configs /dev/nvme0 -e 1) ||
@@ -92,10 +59,5 @@ echo "GC copies in the measure phase: FDP=0 $g0, FDP=1 $g1"
 [ "$g0" -gt 0 ] || fail "FDP=0: no GC copies on an aged device"
 [ "$g1" -lt $((g0 / 2)) ] || fail "placement did not halve the GC copies ($g0 -> $g1)"
 
-WAIT=0 "$SSH" sudo systemctl poweroff >/dev/null 2>&1 || true
-for _ in $(seq 1 300); do kill -0 "$qpid" 2>/dev/null || break; sleep 1; done
-kill -0 "$qpid" 2>/dev/null && { tail -20 "$log"; fail "QEMU still runs 300 s after poweroff"; }
-wait "$qpid"; qrc=$?
-trap 'rm -rf "$_femu_scratch"' EXIT
-[ $qrc = 0 ] || { tail -20 "$log"; fail "QEMU exited $qrc after the guest powered off"; }
+os_image_poweroff
 echo "blackbox-fdp: all checks passed (total $((SECONDS - t0)) s)"
