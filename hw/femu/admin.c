@@ -227,6 +227,15 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.oacs = cpu_to_le16(NVME_OACS_DBCS | NVME_OACS_DIRECTIVES);
     id.acl = 3;
     id.aerl = FEMU_AERL;
+    /*
+     * OAES bit 8, Namespace Attribute Notices (5.17.2.1), with the
+     * Changed Namespace List log page (04h) that goes with it.  FEMU's
+     * one namespace never changes, so the notice never comes; but Linux
+     * (nvme_enable_aen) submits Asynchronous Event Requests only to a
+     * controller that reports a notice it handles in OAES.  Without it no
+     * AEN (SMART temperature, Error events) ever reaches a Linux host.
+     */
+    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR);
     id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
     /*
      * LPA (5.17.2.1): bit 0, the SMART / Health log page per namespace.

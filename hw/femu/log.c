@@ -225,6 +225,16 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         femu_log_smart(n, page);
         aer_type = NVME_AER_TYPE_SMART;
         break;
+    case NVME_LOG_CHANGED_NSLIST:
+        /*
+         * Changed Namespace List (5.16.1.5): 1024 NSIDs, none changed,
+         * since the one namespace never changes (OAES bit 8 says FEMU
+         * supports the notice; it has nothing to report).
+         */
+        size = 1024 * sizeof(uint32_t);
+        page = g_malloc0(size);
+        aer_type = NVME_AER_TYPE_NOTICE;
+        break;
     case NVME_LOG_FW_SLOT_INFO:
         size = sizeof(NvmeFwSlotInfoLog);
         page = g_malloc0(size);
