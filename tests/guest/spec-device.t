@@ -93,7 +93,7 @@ refuse femu,gc_thres_pcent=80,gc_thres_pcent_high=70 'gc_thres_pcent_high=70' "2
 # ---- the guest boot: five controllers
 #  vSSD0: all defaults (first femu: serial vSSD0)
 #  accE: the spec's example, op_pcent=25 (sizes, the bs=128k fill, C0h, DSM, Write Zeroes, 0xEF)
-#  accL: 4 LUNs, pg_rd_lat 3 ms, pg_wr_lat 5 ms, 2 pollers (QD1 timing, unwritten reads, code 3/4, 6/7)
+#  accL: 2 channels x 2 LUNs, pg_rd_lat 3 ms, pg_wr_lat 5 ms, ch_xfer_lat 0.1 ms, 2 pollers (QD1 timing, unwritten reads, code 3/4, 6/7)
 #  accT/accF: 32 MiB NAND, 4096 B blocks, GC under random overwrites, timed / delays off
 # The guest's half: checks printed as ok/FAIL lines, exit status = its result
 cat > "$D/guest.sh" <<'GUEST_EOF'
@@ -225,7 +225,8 @@ for c in 0 8 255; do
     else bad "2.5 0xEF unknown code $c: rc=$rc $(cat /tmp/ef.out)"; fi
 done
 
-# ---- 2.3/2.4 timing on device L: pg_rd_lat=3 ms, pg_wr_lat=5 ms, 4 LUNs.
+# ---- 2.3/2.4 timing on device L: pg_rd_lat=3 ms, pg_wr_lat=5 ms,
+# ch_xfer_lat=0.1 ms, 2 channels x 2 LUNs.
 # Lower bounds use the minimum: a completion is never posted before its
 # emulated time, so every one must be at least that late.  Upper bounds use
 # the median and allow an overhead as large as the NAND time itself (the
@@ -255,6 +256,8 @@ PYENV="v=$v;m=$m" pycheck "2.4 QD1 4 KiB read of written data = pg_rd_lat + over
 qd1 lw16 "$LN" write 16k 1m 160k
 v=$(lat lw16 write min); m=$(lat lw16 write p50)
 PYENV="v=$v;m=$m" pycheck "2.3/2.4 a 16 KiB write stripes over the 4 LUNs: min $v us >= 5000, median $m us < 10000 (on one LUN: 4 x 5000)" "v >= 5000 and m < 10000"
+qd1 lr16 "$LN" read 16k 1m 160k
+qd1 lr20 "$LN" read 20k 1m 100k
 qd1 lwz "$LN" write 4k 6m 80k
 nvme dsm "/dev/$LN" --namespace-id=1 --ad --slbs=12288 --blocks=40 >/dev/null 2>&1 || bad "dsm on L"
 nvme write-zeroes "/dev/$LN" --namespace-id=1 --start-block=12328 --block-count=39 >/dev/null 2>&1 || bad "write-zeroes on L"
@@ -322,7 +325,7 @@ LIMITS="nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,secsz=409
     -trace "femu_io_log,file=$D/io.log" \
     -device femu \
     -device femu,serial=accE,$EX,op_pcent=25 \
-    -device femu,serial=accL,nchs=2,luns_per_ch=2,blks_per_pl=32,devsz_mb=64,pg_rd_lat=3000000,pg_wr_lat=5000000,pollers=2 \
+    -device femu,serial=accL,nchs=2,luns_per_ch=2,blks_per_pl=32,devsz_mb=64,pg_rd_lat=3000000,pg_wr_lat=5000000,ch_xfer_lat=100000,pollers=2 \
     -device femu,serial=accT,$LIMITS \
     -device femu,serial=accF,$LIMITS \
     --script "$D/guest.sh" > "$D/out" 2> "$D/err" &
@@ -377,10 +380,10 @@ if [ -s "$D/io.log" ]; then
     python3 - "$D/io.log" > "$D/io.check" <<'PY'
 import re, sys
 rx = re.compile(r'opcode 0x([0-9a-f]+) slba (\d+) nlb (\d+) arrival (-?\d+) emulated-done (-?\d+)')
-cmds = [(int(m[1], 16), int(m[2]), int(m[3]) + 1, int(m[5]) - int(m[4]))
+cmds = [(int(m[1], 16), int(m[2]), int(m[3]), int(m[5]) - int(m[4]))
         for m in (rx.search(l) for l in open(sys.argv[1])) if m]
-def sel(opc, lo, hi):
-    return [d for o, s, n, d in cmds if o == opc and lo <= s < hi]
+def sel(opc, lo, hi, nlb=None):
+    return [d for o, s, n, d in cmds if o == opc and lo <= s < hi and nlb in (None, n)]
 def med(ds):
     return sorted(ds)[len(ds) // 2]
 def report(what, ds, ok, med_ok=lambda m: True):
@@ -390,16 +393,25 @@ def report(what, ds, ok, med_ok=lambda m: True):
         med(ds) if ds else '-'))
 R, W = 0x2, 0x1
 report('2.3 never-written reads complete at arrival: no NAND time', sel(R, 16384, 24576), lambda d: d == 0)
-report('2.4 QD1 reads of written pages take exactly pg_rd_lat 3000000 ns', sel(R, 0, 160), lambda d: d == 3000000)
+report('2.4 QD1 4 KiB reads of written pages take exactly pg_rd_lat + ch_xfer_lat = 3100000 ns', sel(R, 0, 160), lambda d: d == 3100000)
 # writes: every one at least the NAND time; the median copy under 1 ms
 # (measured 3-130 us; one copy may be preempted on a loaded host)
-report('2.4 QD1 4 KiB writes take pg_wr_lat 5000000 ns plus the data copy', sel(W, 0, 160),
-       lambda d: d >= 5000000, lambda m: m < 6000000)
+report('2.4 QD1 4 KiB writes take ch_xfer_lat + pg_wr_lat = 5100000 ns plus the data copy', sel(W, 0, 160),
+       lambda d: d >= 5100000, lambda m: m < 6100000)
 report('2.3 a 16 KiB write on 4 LUNs takes one pg_wr_lat (striped; on one LUN 4 x)', sel(W, 2048, 2368),
-       lambda d: d >= 5000000, lambda m: m < 6000000)
+       lambda d: d >= 5100000, lambda m: m < 6200000)
+# 4 consecutive pages: 4 LUNs, 2 on each channel: reads in parallel, the
+# two transfers of a channel one after the other
+report('2.4 a 16 KiB read of 4 striped pages: 3000000 + 2 x 100000 ns exactly', sel(R, 2048, 2368, 32),
+       lambda d: d == 3200000)
+# 5 consecutive pages: one LUN reads twice, so the request ends with the
+# second read of that LUN and its transfer (the LUN is free again after its
+# first read, or after its first transfer: the spec leaves that open)
+report('2.4 a 20 KiB read (one LUN twice) completes with its last page: 6100000..6200000 ns', sel(R, 2048, 2368, 40),
+       lambda d: 6100000 <= d <= 6200000)
 report('2.3 reads of deallocated / write-zeroed pages: no NAND time', sel(R, 12288, 12368), lambda d: d == 0)
-report('2.3 reads of the written pages beside them: exactly pg_rd_lat', sel(R, 12368, 12448), lambda d: d == 3000000)
-report('2.5 code 3: reads take the built-in 40000 ns', sel(R, 4096, 4256), lambda d: d == 40000)
+report('2.3 reads of the written pages beside them: exactly pg_rd_lat + ch_xfer_lat', sel(R, 12368, 12448), lambda d: d == 3100000)
+report('2.5 code 3: reads take the built-in 40000 ns, no transfer time', sel(R, 4096, 4256), lambda d: d == 40000)
 report('2.5 code 3: writes take the built-in 200000 ns (plus the copy)', sel(W, 4096, 4256),
        lambda d: d >= 200000, lambda m: m < 1200000)
 report('2.5 code 4: reads take no NAND time', sel(R, 6144, 6544), lambda d: d == 0)
@@ -408,7 +420,7 @@ report('2.5 code 4: writes take no NAND time (median below the built-in 200000 n
 PY
     cat "$D/io.check"
     FAILS=$((FAILS + $(grep -c '^FAIL' "$D/io.check") ))
-    [ "$(grep -c '^ok' "$D/io.check")" = 10 ] || bad "the femu_io_log checks did not all run"
+    [ "$(grep -c '^ok' "$D/io.check")" = 12 ] || bad "the femu_io_log checks did not all run"
 else
     bad "no femu_io_log trace was written to $D/io.log"
 fi
