@@ -215,6 +215,21 @@ t "2.6: fio QD32 random 4 KiB writes with crc32c verify" \
 t "2.6: fio io_uring 128 KiB reads (PRP lists)" \
     fio --name=r --filename=$PN --rw=read --bs=128k --direct=1 --ioengine=io_uring \
     --iodepth=8 --size=8M --offset=16M --output=/dev/null
+# An invalid doorbell write (SQ 20 does not exist) is reported by an Error
+# event: type 0, info 00h Write to Invalid Doorbell Register, log 01h
+# (the runner's iomem=relaxed lets devmem reach BAR0)
+bar=$(awk 'NR == 1 {print $1}' /sys/class/nvme/$P/device/resource)
+echo 1 >$T/events/nvme/nvme_async_event/enable
+devmem $((bar + 0x1000 + 2 * 20 * 4)) 32 1
+for _ in 1 2 3 4 5 6 7 8 9 10; do grep -q 'NVME_AEN=0x0*10000\b' $T/trace && break; sleep 0.5; done
+t "2.6: write to a doorbell of a queue that does not exist: Error event (NVME_AEN=0x010000)" \
+    grep -Eq "nvme${P#nvme}: NVME_AEN=0x0*10000\b" $T/trace
+echo 0 >$T/events/nvme/nvme_async_event/enable
+nvme error-log /dev/$P >/dev/null
+t "2.6: controller reset (nvme reset)" nvme reset /dev/$P
+t "2.6: after the reset: I/O works, the data is still there (fio verify)" \
+    fio --name=p --filename=$PN --rw=randwrite --bs=4k --direct=1 --ioengine=libaio \
+    --iodepth=32 --size=8M --offset=16M --verify=crc32c --verify_only --randseed=7 --output=/dev/null
 # ---- 3: FDP ----
 eq "3: CTRATT of the FDP controller" "$(idc $F ctratt)" 0x80010
 eq "3: fdp configs: count fdpa vss nrg nruh nnss runs erutl" \
@@ -248,6 +263,10 @@ eq "3: fio's 16 writes through pid 2: RUAMW of handle 2 drops by 128" "$(ruamw)"
 eq "3: fdp stats: HBMW = MBMW = all host bytes so far, MBE 0" "$(stats)" "86016 86016 0"
 t "3: fdp update --pids=1" nvme fdp update $FN --pids=1
 eq "3: RUH update starts a fresh unit on handle 1 only" "$(ruamw)" "16368 16384 16256 16384"
+nvme fdp events /dev/$F -e 1 -E >/tmp/ev
+t "3: the update of a partly written unit logs Reclaim Unit Not Fully Written (PID 1)" \
+    bash -c "[ \$(grep -c 'Event Type' /tmp/ev) = 2 ] && grep -A2 'Event Type: 0 (Reclaim Unit Not Fully Written)' /tmp/ev | grep -q 'Placement Identifier (PID): 0x1'"
+sed 's/^/#   /' /tmp/ev
 t "3: fdp set-events: disable type 03h on handle 0" nvme fdp set-events $FN --placement-handle=0 --event-types=3
 eq "3: Get Features FDP events (1Eh), handle 0: 00h enabled, 03h disabled" \
     "$(nvme get-feature /dev/$F -f 0x1e --cdw11=0 -n 1 --data-len=512 -b 2>/dev/null | od -An -tx1 -N4 | tr -d ' ')" 00010300
@@ -271,10 +290,11 @@ FAILS=$((FAILS + $(grep -c '^FAIL' "$D/b1.out")))
 [ $rc = 0 ] && ok "2.6: boot 1: every guest check passed, guest rebooted, QEMU exited 0 at power-off" ||
     { no "boot 1: femu-run exited $rc"; tail -5 "$D/b1.err"; }
 grep -q '^# second boot' "$D/b1.out" || no "2.6: the guest did not come back after its reboot"
-# 2 controllers x 2 boots: Linux configured shadow doorbells each time
+# 2 controllers x 2 boots + the nvme reset: Linux configured shadow
+# doorbells each time
 n=$(grep -c 'femu_dbbuf_config dbs 0x[1-9a-f]' "$D/b1.err")
-[ "$n" = 4 ] && ok "2.6: Linux set up shadow doorbells on both controllers in both boots (4 Doorbell Buffer Config)" ||
-    no "2.6: $n Doorbell Buffer Config commands, want 4"
+[ "$n" = 5 ] && ok "2.6: Linux set up shadow doorbells at every controller start (5 Doorbell Buffer Config)" ||
+    no "2.6: $n Doorbell Buffer Config commands, want 5"
 
 # ---- boot 2: a new QEMU has none of that data; the runner returns the job's status
 femu_run --append no_timer_check --timeout 300 \
@@ -286,6 +306,21 @@ rc=$?
     { no "boot 2: femu-run exited $rc (42: zeroes; 3: old data found)"; tail -5 "$D/b2.err"; }
 grep -q 'status job=42 qemu=0' "$D/b2.err" && ok "4: femu-run's status line: job=42 qemu=0" ||
     no "4: femu-run status line: $(tail -1 "$D/b2.err")"
+
+if [ ! -e /dev/kvm ]; then
+    grep -q 'accel=tcg' "$D/b2.err" && ok "4: without /dev/kvm the runner used TCG" || no "4: $(tail -1 "$D/b2.err")"
+fi
+# the reference pages section 4 names
+miss=
+for f in before-you-start quick-start ftl fdp log-pages controls measuring runner \
+         tutorials/01-first-ssd tutorials/02-gc-waf tutorials/04-fdp tutorials/05-latency; do
+    [ -s "$FEMU_ROOT/docs/$f.md" ] || miss="$miss $f"
+done
+[ -z "$miss" ] && ok "4: reference pages and tutorials 01, 02, 04, 05 exist" || no "4: missing docs:$miss"
+for f in waf-run.sh fdp-run.sh; do
+    [ -x "$FEMU_ROOT/scripts/tutorials/$f" ] || [ -f "$FEMU_ROOT/scripts/tutorials/$f" ] &&
+        ok "4: scripts/tutorials/$f exists" || no "4: no scripts/tutorials/$f"
+done
 
 echo "# spec-nvme: $FAILS failed"
 [ $FAILS = 0 ]
