@@ -81,6 +81,7 @@ refuse femu,femu_mode=3 'femu_mode=3.*not implemented' "2 femu_mode=3 refused"
 refuse femu,$EX,devsz_mb=2049 'devsz_mb=2049.*2048 MiB' "2.2 a namespace larger than the NAND refused, naming devsz_mb and the NAND size"
 refuse femu,$EX,op_pcent=5 'op_pcent=5.*(op_pcent >= 7)' "2.2 op_pcent=5 on the 2 GiB example refused, naming the limit"
 accept femu,$EX,op_pcent=7 "2.2 op_pcent=7 on the 2 GiB example accepted"
+refuse femu,$EX,devsz_mb=1990 'devsz_mb=1990.*devsz_mb <= [0-9]+' "2.2 devsz_mb=1990 on the 2 GiB example refused by the reserve rule, naming devsz_mb and its limit"
 accept femu,nchs=2,luns_per_ch=4,blks_per_pl=64,devsz_mb=384 "2.2 devsz_mb=384 on a 512 MiB geometry accepted"
 refuse femu,secsz=1024 'secsz=1024' "2.1 secsz=1024 refused naming secsz"
 refuse femu,gc_policy=lru "gc_policy" "2.1 an unknown gc_policy refused"
@@ -166,6 +167,8 @@ check "2.2 nvme list shows 1.72 GB for it" \
     "$(nvme list 2>/dev/null | grep -E "^/dev/$EN " | grep -o '1\.72  *GB' | head -1 | tr -s ' ')" "1.72 GB"
 check "2.2 devsz_mb=64 on a 128 MiB geometry: 131072 sectors" "$(cat /sys/block/$LN/size)" 131072
 check "2.1 secsz=4096: logical block size 4096" "$(cat /sys/block/$TN/queue/logical_block_size)" 4096
+# 32 MiB NAND / 1.25 = 6553.6 blocks of 4 KiB, rounded down: 6553 = 52424 sectors
+check "2.2 op_pcent rounds down to whole 4096 B blocks: 6553 blocks" "$(cat /sys/block/$TN/size)" 52424
 
 # ---- 2.5 C0h fresh, partial and offset reads
 check "2.5 C0h on a fresh device: 1000 0 0 0" "$(c0 "$E")" "1000 0 0 0"
@@ -210,6 +213,11 @@ nvme write-zeroes "/dev/$EN" --namespace-id=1 --start-block=8192 --block-count=7
     bad "nvme write-zeroes failed"
 check "2.3 Write Zeroes: 4 KiB read back as zeroes" "$(zeroes "$EN" $((8192 * 512)) 4096)" 1
 check "2.3 neither DSM nor Write Zeroes programs pages (C0h unchanged)" "$(c0 "$E")" "1000 2 0 2"
+nvme reset "/dev/$E" >/dev/null 2>&1 || bad "nvme reset /dev/$E failed"
+for _ in $(seq 100); do [ "$(cat /sys/class/nvme/$E/state)" = live ] && break; sleep 0.1; done
+check "2.5 C0h counts since the device started: unchanged by a controller reset" "$(c0 "$E")" "1000 2 0 2"
+check "2.3 the data survives a controller reset" \
+    "$(dd if="/dev/$EN" bs=512 skip=8 count=2 iflag=direct 2>/dev/null | tr -cd A | wc -c)" 1024
 
 # ---- 2.5 0xEF codes (no data buffer), unknown codes
 for c in 1 2 3 4 5 6 7; do
