@@ -244,6 +244,9 @@ eq "3: RUH status, header-only read (16 bytes): NRUHSD" \
 eq "3: Get Features FDP mode (1Dh), endurance group 1" "$(nvme get-feature /dev/$F -f 0x1d --cdw11=1 | sed -n 's/.*Current value:\(0x[0-9a-f]*\).*/\1/p')" 0x00000001
 eq "3: fdp usage: 4 host-specified handles" "$(nvme fdp usage /dev/$F -e 1 | grep -c 'Attributes: 0x1 (Host Specified)')" 4
 eq "3: fdp stats at start: HBMW MBMW MBE" "$(stats)" "0 0 0"
+t "3: endurance group 2 does not exist: fdp configs -e 2 fails" bash -c "! nvme fdp configs /dev/$F -e 2"
+t "3: a controller without a subsystem has no FDP: fdp configs fails" bash -c "! nvme fdp configs /dev/$P -e 1"
+t "3: ... and fdp status (I/O Management Receive) fails" bash -c "! nvme fdp status $PN"
 for i in 0 1 2; do nvme write $FN -s $((i * 8)) -c 7 -z 4096 -d /tmp/pat -T 2 -S 1 >/dev/null 2>&1 || no "FDP write $i through pid 1"; done
 eq "3: three 4 KiB writes through pid 1: RUAMW of handle 1 drops by 24" "$(ruamw)" "16384 16360 16384 16384"
 eq "3: fdp stats after them" "$(stats)" "12288 12288 0"
