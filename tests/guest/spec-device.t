@@ -218,6 +218,18 @@ for _ in $(seq 100); do [ "$(cat /sys/class/nvme/$E/state)" = live ] && break; s
 check "2.5 C0h counts since the device started: unchanged by a controller reset" "$(c0 "$E")" "1000 2 0 2"
 check "2.3 the data survives a controller reset" \
     "$(dd if="/dev/$EN" bs=512 skip=8 count=2 iflag=direct 2>/dev/null | tr -cd A | wc -c)" 1024
+# unmapping inside pages: the blocks outside the range keep their data
+cnt() { dd if="/dev/$EN" bs=512 skip=$1 count=$2 iflag=direct 2>/dev/null | tr -cd "$3" | wc -c; }
+printf 'A%.0s' $(seq 8192) > /tmp/a8k
+for lba in 96 160 240; do dd if=/tmp/a8k of="/dev/$EN" bs=8192 seek=$((lba / 16)) count=1 oflag=direct 2>/dev/null; done
+nvme write-zeroes "/dev/$EN" --namespace-id=1 --start-block=100 --block-count=9 >/dev/null 2>&1 || bad "write-zeroes 100+10"
+check "2.3 Write Zeroes of LBAs 100-109 (parts of two pages): zeroes inside, data on both sides" \
+    "$(cnt 96 4 A) $(cnt 100 10 '\000') $(cnt 110 2 A)" "2048 5120 1024"
+nvme dsm "/dev/$EN" --namespace-id=1 --ad --slbs=164 --blocks=4 >/dev/null 2>&1 || bad "dsm 164+4"
+check "2.3 DSM deallocate of LBAs 164-167 (half a page): zeroes inside, data on both sides" \
+    "$(cnt 160 4 A) $(cnt 164 4 '\000') $(cnt 168 8 A)" "2048 2048 4096"
+nvme dsm "/dev/$EN" --namespace-id=1 --idr --slbs=240 --blocks=16 >/dev/null 2>&1 || bad "dsm --idr"
+check "2.3 DSM without the deallocate attribute (IDR only) keeps the data" "$(cnt 240 16 A)" 8192
 
 # ---- 2.5 0xEF codes (no data buffer), unknown codes
 for c in 1 2 3 4 5 6 7; do
