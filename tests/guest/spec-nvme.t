@@ -264,6 +264,10 @@ t "3: fio io_uring_cmd --fdp=1 --fdp_pli=2 on /dev/ng${F#nvme}n1 with verify" \
     --fdp=1 --fdp_pli=2 --rw=write --bs=4k --size=64k --offset=1M --iodepth=4 --verify=crc32c --output=/dev/null
 eq "3: fio's 16 writes through pid 2: RUAMW of handle 2 drops by 128" "$(ruamw)" "16368 16360 16256 16384"
 eq "3: fdp stats: HBMW = MBMW = all host bytes so far, MBE 0" "$(stats)" "86016 86016 0"
+# log 22h read directly: LSI = endurance group, an offset, a short length
+eq "3: Get Log Page 22h, LSI 1, offset 16, 8 bytes: MBMW" \
+    "$(nvme get-log /dev/$F --log-id=0x22 --lsi=1 --lpo=16 --log-len=8 -b 2>/dev/null | od -An -tu8 | tr -d ' ')" 86016
+t "3: Get Log Page 22h for endurance group 2 fails" bash -c "! nvme get-log /dev/$F --log-id=0x22 --lsi=2 --log-len=64 -b >/dev/null"
 t "3: fdp update --pids=1" nvme fdp update $FN --pids=1
 eq "3: RUH update starts a fresh unit on handle 1 only" "$(ruamw)" "16368 16384 16256 16384"
 nvme fdp events /dev/$F -e 1 -E >/tmp/ev
