@@ -150,6 +150,7 @@ eq "2.6: Get Features Temperature Threshold reads it back" "$(gf -f 4)" 00000150
 t "2.6: Set Features Interrupt Coalescing 0x0102" nvme set-feature /dev/$P -f 8 --value=0x0102
 eq "2.6: Get Features Interrupt Coalescing reads it back" "$(gf -f 8)" 00000102
 nvme set-feature /dev/$P -f 8 --value=0 >/dev/null
+eq "2.6: Linux enabled the notices OAES reports (Async Event Configuration 100h)" "$(gf -f 0xb)" 00000100
 t "2.6: Set Features Async Event Configuration (all SMART warnings)" nvme set-feature /dev/$P -f 0xb --value=0x1ff
 eq "2.6: Get Features Async Event Configuration reads it back" "$(gf -f 0xb)" 000001ff
 # ---- Asynchronous Event Request: Linux must have one outstanding, and an
