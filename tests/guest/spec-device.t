@@ -19,6 +19,22 @@ check() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else bad "$1: got '$2', want '$
 check "1 the FTL core includes no QEMU header (only libc and its own)" \
     "$(grep -h '#include' "$ROOT"/hw/femu/ftl/*.[ch] "$ROOT"/include/hw/femu/ftl.h |
        grep -Ev '<(std[a-z]*|string|stdlib|stdio|inttypes|limits|assert|errno|math|time|pthread)\.h>|"ftl-int\.h"|"hw/femu/ftl\.h"' | wc -l)" 0
+QSRC=$(ls -d "${FEMU_CACHE_DIR:-$HOME/.cache/femu}"/qemu-src/qemu-10.0* 2>/dev/null | head -1)
+if [ -n "$QSRC" ] && command -v git >/dev/null && git -C "$ROOT" rev-parse 2>/dev/null; then
+    # byte-identical copies of QEMU's sources (C, Python, shell, build files)
+    check "1 no QEMU source file is copied into the repository" "$(comm -12 \
+        <(cd "$QSRC" && find . -type f -size +1k \( -name '*.[ch]' -o -name '*.py' -o -name '*.sh' \
+              -o -name meson.build -o -name 'Kconfig*' -o -name '*.json' \) -print0 |
+          xargs -0 md5sum | awk '{print $1}' | sort -u) \
+        <(git -C "$ROOT" ls-files -z | (cd "$ROOT" && xargs -0 md5sum 2>/dev/null) | awk '{print $1}' | sort -u) | wc -l)" 0
+else
+    echo "# no QEMU 10.0 source in the cache or no git checkout: copy check not run"
+fi
+if [ -x "$ROOT/build-femu/config.status" ] || [ -f "$ROOT/build-femu/config.status" ]; then
+    grep -q "target-list=x86_64-softmmu'" "$ROOT/build-femu/config.status" &&
+        ok "1 build-femu/ is an out-of-tree QEMU build for x86_64-softmmu" ||
+        bad "build-femu/config.status: target list is not x86_64-softmmu"
+fi
 if [ -x "$SIM" ]; then
     EX=nchs=4,luns_per_ch=4,blks_per_pl=128
     check "1 femu-sim: the example's fill with bs=128k prints C0h 1000 419424 0 419424" \
