@@ -247,6 +247,9 @@ eq "3: fdp status: RUAMW of empty 8 MiB units" "$(ruamw)" "16384 16384 16384 163
 eq "3: RUH status, header-only read (16 bytes): NRUHSD" \
     "$(nvme io-passthru $FN --namespace-id=1 --opcode=0x12 --cdw10=1 --cdw11=3 --data-len=16 --read -b 2>/dev/null | od -An -tu2 -j14 -N2 | tr -d ' ')" 4
 eq "3: Get Features FDP mode (1Dh), endurance group 1" "$(nvme get-feature /dev/$F -f 0x1d --cdw11=1 | sed -n 's/.*Current value:\(0x[0-9a-f]*\).*/\1/p')" 0x00000001
+t "3: nvme fdp feature -e 1: FDPE Yes, configuration 0" \
+    bash -c "nvme fdp feature /dev/$F -e 1 >/tmp/ff && grep -Eq 'FDPE\\) +: Yes' /tmp/ff && grep -Eq 'Configuration Index +: 0' /tmp/ff"
+t "3: Set Features FDP mode: enabling configuration 0 (in force) succeeds" nvme fdp feature /dev/$F -e 1 -c 0
 eq "3: fdp usage: 4 host-specified handles" "$(nvme fdp usage /dev/$F -e 1 | grep -c 'Attributes: 0x1 (Host Specified)')" 4
 eq "3: fdp stats at start: HBMW MBMW MBE" "$(stats)" "0 0 0"
 t "3: endurance group 2 does not exist: fdp configs -e 2 fails" bash -c "! nvme fdp configs /dev/$F -e 2"
