@@ -58,6 +58,14 @@ if [ -x "$SIM" ]; then
     [ -n "$row" ] && [ "${10}" -gt 0 ] && [ "${11}" = 0 ] &&
         ok "2.3 femu-sim op_pcent=7: forced GC ran (${10} times), no write failed" ||
         bad "2.3 femu-sim op_pcent=7 overwrite: '$row'"
+    # from empty: the cold region's first writes and the hot region's
+    # overwrites interleave; separated, the hot lines die whole
+    hc() { "$SIM" nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,hot_cold_sep=$1 \
+        --phase h:hotcold,hot=10,hot_share=80,size=400m | sed -n 's/.*gc_pages_moved=\([0-9]*\).*/\1/p'; }
+    off=$(hc off) on=$(hc on)
+    [ -n "$off" ] && [ -n "$on" ] && [ "$on" -lt "$off" ] &&
+        ok "2.3 femu-sim: hot_cold_sep=on moves fewer pages when first writes and overwrites interleave ($off -> $on)" ||
+        bad "2.3 hot_cold_sep: GC pages moved off=$off on=$on"
     check "2.3 femu-sim: cost-benefit's age is a logical clock (same counts without timing)" \
         "$(run_sim gc_policy=cost-benefit --timing=off)" "$(run_sim gc_policy=cost-benefit)"
     "$SIM" $EX,op_pcent=5 >/dev/null 2>&1; check "2.2 femu-sim refuses op_pcent=5 like the device (exit 1)" $? 1
