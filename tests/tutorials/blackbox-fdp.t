@@ -36,7 +36,7 @@ out=$(g sudo nvme fdp status /dev/nvme0n1) || { echo "$out"; fail "nvme fdp stat
 echo "$out"
 [ "$(grep -c 'RUAMW): 2048$' <<<"$out")" = 2 ] || fail "status: RUAMW of the fresh units is not 2048 blocks twice"
 
-res=$d/results
+res=$(scratch)/results
 for f in 0 1; do
     s=$SECONDS
     out=$(g "sudo FDP=$f AGE=128m MEASURE=128m bash tutorials/fdp-run.sh") ||
