@@ -140,7 +140,6 @@ void femu_aer_clear(FemuCtrl *n, uint8_t type)
  * stopped since the value was initialized ("may have stopped counting"),
  * otherwise 0.
  */
-#define FEMU_TS_MASK    ((1ULL << 48) - 1)
 #define FEMU_TS_SIZE    8
 
 static void femu_timestamp_init(FemuCtrl *n, uint64_t ms, bool host_set)

@@ -211,9 +211,10 @@ uint16_t femu_fdp_endgid(FemuCtrl *n)
  * stopped since the value was set or reset, as admin.c keeps it; taken
  * when the log is read).  The controller's timestamp is kept by admin.c
  * on QEMU's virtual clock; the FTL stamps events with the host clock
- * (get_clock()), so the event's age converts one into the other.  A Set Features Timestamp between an event and the
- * read of the log moves that event to the new value (events are read out
- * of the FTL when the log is read).
+ * (get_clock()), so the event's age converts one into the other.  A Set
+ * Features Timestamp between an event and the read of the log moves that
+ * event to the new value (events are read out of the FTL when the log is
+ * read).
  */
 static uint64_t fdp_event_timestamp(FemuCtrl *n, int64_t event_ns)
 {
@@ -226,7 +227,7 @@ static uint64_t fdp_event_timestamp(FemuCtrl *n, int64_t event_ns)
      * while the VM is stopped (and under qtest), the host clock does not
      */
     virt_ms = MAX(virt_ms, n->ts_at_ms);
-    ms = (n->ts_base_ms + virt_ms - n->ts_at_ms) & ((1ULL << 48) - 1);
+    ms = (n->ts_base_ms + virt_ms - n->ts_at_ms) & FEMU_TS_MASK;
 
     return ms | (uint64_t)((n->ts_host_set ? 1 << 1 : 0) |
                            (n->ts_stopped ? 1 : 0)) << 48;

@@ -53,6 +53,8 @@ enum FemuMode {
 #define FEMU_CQES               4   /* 16-byte CQ entries (log2) */
 #define FEMU_AERL               3   /* 0-based: 4 outstanding AERs */
 #define FEMU_ELPE               3   /* 0-based: 4 error log entries */
+/* Timestamp (5.27.1, FID 0Eh) and FDP event timestamps: 48 bits of ms */
+#define FEMU_TS_MASK            ((1ULL << 48) - 1)
 #define FEMU_PAGE_SIZE          4096 /* CAP.MPSMIN = CAP.MPSMAX = 4 KiB */
 #define FEMU_PAGE_BITS          12
 

@@ -101,17 +101,23 @@ static uint64_t lpages_for(const struct ftl_config *c, uint64_t ns_blocks)
     return ceil_div(ns_blocks, bpp);
 }
 
-/* Lines in the whole NAND and ceil(N * gc_thres_pcent_high / 100). */
+/* NAND pages in a line: one block of every plane of every LUN. */
+static uint64_t line_pages(const struct ftl_config *c)
+{
+    return (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
+           c->pgs_per_blk;
+}
+
+/* Lines in use at which forced GC starts: ceil(N * high / 100). */
 static uint64_t forced_gc_lines(const struct ftl_config *c)
 {
     return ceil_div((uint64_t)c->blks_per_pl * c->gc_thres_pcent_high, 100);
 }
 
+/* Lines the namespace's logical pages fill when every one is valid. */
 static uint64_t data_lines(const struct ftl_config *c)
 {
-    uint64_t ppl = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
-                   c->pgs_per_blk;
-    return ceil_div(lpages_for(c, ftl_cfg_ns_blocks(c)), ppl);
+    return ceil_div(lpages_for(c, ftl_cfg_ns_blocks(c)), line_pages(c));
 }
 
 /*
@@ -173,8 +179,7 @@ uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
 static int check_reserve(const struct ftl_config *c, char *err, size_t len)
 {
     uint64_t nlines = c->blks_per_pl;
-    uint64_t ppl = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
-                   c->pgs_per_blk;
+    uint64_t ppl = line_pages(c);
     uint64_t high = forced_gc_lines(c);
     uint64_t open = ftl_reserve_open_lines(c);
     uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
@@ -199,7 +204,7 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
          * how many handles this geometry takes (one host unit each + one
          * GC unit, and the data's lines below the threshold)
          */
-        uint64_t data = ceil_div(lp, ppl);
+        uint64_t data = data_lines(c);
         unsigned fit = high > data + 1 ? (unsigned)(high - data - 1) : 0;
 
         snprintf(err, len,
