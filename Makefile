@@ -3,6 +3,10 @@
 #
 #   make demo     configure if needed, build everything, run scripts/demo.sh
 #   make check    build what the tests need, run tests/run (all suites)
+#   make check-fresh  the two commands above, exactly as README gives them, in
+#                 a clean Debian 12 root built with mmdebstrap (root only;
+#                 FRESH_FLAGS=--through=configure stops after configure and
+#                 the FTL build; scripts/check-fresh.sh --help)
 #
 # Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
 # distclean; tables (SCALE=scaled|full: regenerate the tutorials' tables,
@@ -61,6 +65,12 @@ demo: build
 
 check: build
 	tests/run $(SUITES)
+
+# Not part of check: needs root and builds a whole Debian root.
+.PHONY: check-fresh
+FRESH_FLAGS ?=
+check-fresh:
+	scripts/check-fresh.sh $(FRESH_FLAGS)
 
 clean:
 	-test ! -f $(BUILD_DIR)/build.ninja || flock $(LOCK) ninja -C $(BUILD_DIR) clean

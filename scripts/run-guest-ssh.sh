@@ -36,6 +36,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 case $SSH_PORT in ''|*[!0-9]*) echo "$ME: SSH_PORT=$SSH_PORT: not a port number" >&2; exit 2 ;; esac
+die() { echo "$ME: $*" >&2; exit 2; }
+. "$(dirname "$0")/graft/lib.sh"
+femu_need 'cmd:ssh|openssh-client' 'cmd:timeout|coreutils'
 
 # shellcheck disable=SC2206
 OPTS=(-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null

@@ -226,3 +226,34 @@ femu_check_tree_deps() {
         femu_check_deps "$install"
     fi
 }
+
+# femu_need CHECK... : host tools a script needs beyond configure's.  Each
+# CHECK is "TEST|package" (TEST as in femu_dep_checks: cmd:NAME, file:PATH,
+# pc:MODULE).  As root with apt-get, the missing packages are installed from
+# this machine's Debian archive; otherwise the script stops with one line
+# naming the first missing package.  Expects the caller's die.
+femu_need() {
+    local c p pkgs=()
+    for c in "$@"; do
+        femu_dep_present "${c%%|*}" && continue
+        p=${c#*|}
+        [[ " ${pkgs[*]:-} " == *" $p "* ]] || pkgs+=("$p")
+    done
+    [ ${#pkgs[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        die "${pkgs[0]} is missing; install it with: apt-get install ${pkgs[*]}"
+    fi
+    echo "installing ${pkgs[*]} (apt-get)" >&2
+    local log
+    log=$(mktemp /tmp/femu-apt.XXXXXX)
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" \
+        > "$log" 2>&1 ||
+        { DEBIAN_FRONTEND=noninteractive apt-get update -q > "$log" 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" \
+              >> "$log" 2>&1; } ||
+        die "apt-get install ${pkgs[*]} failed: $(tail -n 1 "$log") (log: $log)"
+    rm -f "$log"
+    for c in "$@"; do
+        femu_dep_present "${c%%|*}" || die "${c#*|} still missing after apt-get install"
+    done
+}

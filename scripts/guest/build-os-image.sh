@@ -53,21 +53,13 @@ if [ "$FORCE" = 0 ] && [ -f "$D/complete" ]; then
 fi
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, loop mount)"
 
-# host tools
-need=()
-command -v debootstrap >/dev/null || need+=(debootstrap)
-command -v extlinux >/dev/null || need+=(extlinux)
-[ -f /usr/lib/syslinux/mbr/mbr.bin ] || need+=(syslinux-common)
-command -v sfdisk >/dev/null || need+=(fdisk)
-if [ ${#need[@]} -gt 0 ]; then
-    echo "$ME: installing ${need[*]} (apt-get)" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null ||
-        die "apt-get install ${need[*]} failed"
-fi
-
 # The mirror comes from this machine's apt configuration (configure's
 # femu_mirror); the repository never names a host.
 . "$(dirname "$0")/../graft/lib.sh"
+# host tools (installed with apt-get when missing)
+femu_need 'cmd:debootstrap|debootstrap' 'cmd:extlinux|extlinux' \
+    'file:/usr/lib/syslinux/mbr/mbr.bin|syslinux-common' 'cmd:sfdisk|fdisk' \
+    'cmd:ssh-keygen|openssh-client' 'cmd:mke2fs|e2fsprogs' 'cmd:mount|mount'
 MIRROR=$(femu_mirror)
 
 mkdir -p "$D"
