@@ -131,6 +131,36 @@ static bool femu_nossd_size(FemuCtrl *n, Error **errp)
     return true;
 }
 
+/*
+ * The NAND times are added to emulated clocks (LUN and channel next-free
+ * times, completion due times) in signed 64-bit nanoseconds: a time near
+ * 2^63 wraps them and the command never completes.  10 s per operation
+ * is far beyond any NAND part and keeps every sum far from the limit.
+ */
+#define FEMU_MAX_NAND_LAT_NS    (10ULL * NANOSECONDS_PER_SECOND)
+
+static bool femu_check_latencies(FemuCtrl *n, Error **errp)
+{
+    const struct {
+        const char *name;
+        uint64_t val;
+    } lat[] = {
+        { "pg_rd_lat", n->cfg.pg_rd_lat },
+        { "pg_wr_lat", n->cfg.pg_wr_lat },
+        { "blk_er_lat", n->cfg.blk_er_lat },
+        { "ch_xfer_lat", n->cfg.ch_xfer_lat },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(lat); i++) {
+        if (lat[i].val > FEMU_MAX_NAND_LAT_NS) {
+            error_setg(errp, "%s=%" PRIu64 ": must be at most %llu ns (10 s)",
+                       lat[i].name, lat[i].val, FEMU_MAX_NAND_LAT_NS);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
     if (n->femu_mode != FEMU_MODE_BBSSD && n->femu_mode != FEMU_MODE_NOSSD) {
@@ -164,6 +194,9 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
     }
     if (n->serial && (!*n->serial || strlen(n->serial) > 20)) {
         error_setg(errp, "serial='%s': must be 1..20 characters", n->serial);
+        return false;
+    }
+    if (!femu_check_latencies(n, errp)) {
         return false;
     }
     return femu_parse_gc(n, errp);
@@ -465,10 +498,10 @@ static const FemuPropDesc femu_prop_descs[] = {
                   "(1..NAND size)" },
     { "op_pcent", "over-provisioning in percent: namespace = NAND / "
                   "(1 + op_pcent/100) (0..; -1 = unset, use devsz_mb)" },
-    { "pg_rd_lat", "NAND page read latency in ns (0..)" },
-    { "pg_wr_lat", "NAND page program latency in ns (0..)" },
-    { "blk_er_lat", "NAND block erase latency in ns (0..)" },
-    { "ch_xfer_lat", "channel transfer time per page in ns (0..)" },
+    { "pg_rd_lat", "NAND page read latency in ns (0..10000000000)" },
+    { "pg_wr_lat", "NAND page program latency in ns (0..10000000000)" },
+    { "blk_er_lat", "NAND block erase latency in ns (0..10000000000)" },
+    { "ch_xfer_lat", "channel transfer time per page in ns (0..10000000000)" },
     { "gc_thres_pcent", "background GC starts at this percentage of lines "
                         "in use (1..100)" },
     { "gc_thres_pcent_high", "forced GC inside writes at this percentage "

@@ -48,7 +48,7 @@ row() { # row REGEX: one line of the help matches
         cfg_failed=$((cfg_failed + 1)); echo "FAIL: no help line matches /$1/"
     fi
 }
-row '^  pg_rd_lat=<uint64> +- NAND page read latency in ns \(0\.\.\) \(default: 40000\)$'
+row '^  pg_rd_lat=<uint64> +- NAND page read latency in ns \(0\.\.10000000000\) \(default: 40000\)$'
 row '^  op_pcent=<int32> +- over-provisioning in percent.*\(default: -1\)$'
 row '^  gc_policy=<FemuGcPolicy> +- GC victim policy: greedy, fifo, random, cost-benefit or d-choice \(default: greedy\)$'
 row '^  femu_mode=<uint32> +- 1 = BlackBox SSD.*2 = NoSSD.*\(default: 1\)$'
