@@ -122,6 +122,7 @@ static void decode_config(struct input *in, struct ftl_config *c)
                                  take8(in) % (101 - c->gc_thres_pcent);
         c->gc_policy = (enum ftl_gc_policy)(take8(in) % 5);
         c->hot_cold_sep = mode & 1;
+        c->gc_own_line = (mode & 4) != 0;
         c->fdp_nruh = (mode & 2) ? 1 + take8(in) % 8 : 0;
         c->fdp_nru = 1 + take8(in) % 64;
     }

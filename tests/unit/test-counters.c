@@ -114,6 +114,11 @@ static void test_waf_and_determinism(void)
                 wpage(f1, lpn, 0);
                 wpage(f2, lpn, 0);
             }
+            /* one invalid page per line: all 8 are victim candidates */
+            for (uint32_t l = 0; l < 8; l++) {
+                tpage(f1, l * f1->ppl);
+                tpage(f2, l * f2->ppl);
+            }
             differ = 0;
             for (int i = 0; i < 50; i++) {
                 differ += ftl_gc_pick_victim(f1) != ftl_gc_pick_victim(f2);

@@ -76,16 +76,18 @@ static void test_reserve(void)
     struct ftl_config c;
     char err[512];
 
-    /* SPEC 2.2: on the 2 GiB example 7% spare is accepted, 5% refused */
+    /* on the 2 GiB example 7% spare is accepted, 5% refused; with the one
+     * shared write pointer 6% is the smallest */
     tut02_cfg(&c);
     c.op_pcent = 7;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
     c.op_pcent = 5;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "op_pcent=5");
-    CHECK_STR(err, "op_pcent >= 7");
+    CHECK_STR(err, "minus 1 open write lines");
+    CHECK_STR(err, "op_pcent >= 6");
     c.op_pcent = 6;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
     c.op_pcent = 0;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "op_pcent=0");
@@ -94,11 +96,24 @@ static void test_reserve(void)
     c.gc_thres_pcent_high = 90;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "gc_thres_pcent_high=90");
-    /* hot/cold needs one more open line than the default */
+    /* hot/cold (hot and cold lines, GC in the cold one) and gc_own_line
+     * each need one more open line than the default, both together two */
     tut02_cfg(&c);
+    c.op_pcent = 6;
+    c.hot_cold_sep = true;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "minus 2 open write lines");
+    c.op_pcent = 7;
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    c.hot_cold_sep = false;
+    c.gc_own_line = true;
+    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    c.op_pcent = 6;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
     c.op_pcent = 7;
     c.hot_cold_sep = true;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "minus 3 open write lines");
     c.op_pcent = 8;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
     /* devsz_mb: 2 GiB NAND, the limit is named in MiB */
@@ -107,32 +122,40 @@ static void test_reserve(void)
     c.devsz_mb = 1950;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "devsz_mb=1950");
-    CHECK_STR(err, "devsz_mb <= 1920");
-    c.devsz_mb = 1920;
+    CHECK_STR(err, "devsz_mb <= 1936");
+    c.devsz_mb = 1936;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
+    c.devsz_mb = 1937;
+    CHECK(refuse(&c, err, sizeof(err)) < 0);
     /*
      * FDP: every handle keeps a host reclaim unit open, plus the GC units
-     * the FTL lets be open at once (at least 1; one per handle when they
-     * fit).  The default geometry: 244 lines below the forced-GC
-     * threshold, 16 of them for the data, so 128 handles fit (with 100 GC
-     * units) and at most 227 would.
+     * the FTL lets be open at once: one per handle when they fit, else
+     * the room left minus one per-handle units and one shared overflow
+     * unit.  The default geometry: 244 lines below the forced-GC
+     * threshold, 16 of them for the data, so 128 handles fit (with 99 GC
+     * units + the overflow unit) and at most 227 would.
      */
     ftl_config_default(&c);
     c.fdp_nruh = 128;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 100);
+    CHECK_EQ(ftl_fdp_gc_units(&c), 99);
+    CHECK_EQ(ftl_fdp_gc_overflow(&c), 1);
     CHECK_EQ(ftl_reserve_open_lines(&c), 228);
+    c.fdp_nruh = 100;
+    CHECK_EQ(ftl_fdp_gc_units(&c), 100);
+    CHECK_EQ(ftl_fdp_gc_overflow(&c), 0);
     c.fdp_nruh = 227;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 1);
+    CHECK_EQ(ftl_fdp_gc_units(&c), 0);
+    CHECK_EQ(ftl_fdp_gc_overflow(&c), 1);
     c.fdp_nruh = 228;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "fdp.nruh=228 leaves too little spare for GC");
     CHECK_STR(err, "at most fdp.nruh=227 fits");
     /*
      * the tutorial-04 geometry (64 lines, op_pcent=25: 61 below the
-     * threshold, 52 for the data): 8 handles with 1 GC unit, not 9; 2
-     * handles keep a GC unit each
+     * threshold, 52 for the data): 8 handles with the overflow GC unit
+     * only, not 9; 2 handles keep a GC unit each
      */
     ftl_config_default(&c);
     c.nchs = 2;
@@ -142,9 +165,11 @@ static void test_reserve(void)
     c.fdp_nruh = 2;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
     CHECK_EQ(ftl_fdp_gc_units(&c), 2);
+    CHECK_EQ(ftl_fdp_gc_overflow(&c), 0);
     c.fdp_nruh = 8;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 1);
+    CHECK_EQ(ftl_fdp_gc_units(&c), 0);
+    CHECK_EQ(ftl_fdp_gc_overflow(&c), 1);
     c.fdp_nruh = 9;
     CHECK(refuse(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "fdp.nruh=9");

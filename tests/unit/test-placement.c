@@ -43,18 +43,31 @@ static void test_hot_cold(void)
     tpage(f, 4);
     wpage(f, 4, 0);
     CHECK_EQ(line_of(f, 4), line_of(f, 0));
-    /* GC relocations go to the GC stream, apart from hot and cold */
+    /* GC relocations join the cold line (first writes), apart from the
+     * hot one, and the next first write lands next to them */
     for (uint32_t lpn = 100; lpn < 100 + 2 * f->ppl; lpn++) {
         wpage(f, lpn, 0);
+        /* stop where the cold line is a fresh one, so the relocations
+         * below fit in it */
+        if (f->ln.line[line_of(f, 0)].state == FTL_LINE_CLOSED &&
+            f->streams[0].seq == 0) {
+            break;
+        }
     }
     {
         uint32_t victim = line_of(f, 0);
+        CHECK_EQ(f->ngc, 0);
         CHECK_EQ(f->ln.line[victim].state, FTL_LINE_CLOSED);
+        tpage(f, 1);
         CHECK_EQ(ftl_gc_collect(f, victim, 0), 0);
-        CHECK(f->ln.line[line_of(f, 0)].is_gc);
-        CHECK(line_of(f, 0) != f->streams[0].line);
+        CHECK(!f->ln.line[line_of(f, 0)].is_gc);
+        CHECK_EQ(f->streams[0].line, line_of(f, 0));
         CHECK(line_of(f, 0) != f->streams[1].line);
-        CHECK_EQ(f->streams[2].line, line_of(f, 0));
+        wpage(f, 1, 0);
+        CHECK_EQ(line_of(f, 1), line_of(f, 0));
+        /* an overwrite still goes to the hot line */
+        wpage(f, 0, 0);
+        CHECK_EQ(line_of(f, 0), f->streams[1].line);
     }
     CHECK_INVARIANTS(f);
     ftl_free(f);
@@ -69,6 +82,179 @@ static void test_hot_cold(void)
         CHECK_EQ(line_of(f, 0), line_of(f, 1));
         ftl_free(f);
     }
+}
+
+/*
+ * The default placement, as FEMU's BlackBox FTL: one write pointer for
+ * host writes and GC relocations.  A relocated page takes the next page
+ * of the host's open line, and the next host write the page after it.
+ */
+static void test_shared_write_pointer(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    uint32_t victim, wl, seq;
+
+    small_cfg(&c);
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    CHECK_EQ(f->nhost, 1);
+    CHECK_EQ(f->ngc, 0);
+    /* two full lines, then a few pages of a third */
+    for (uint32_t lpn = 0; lpn < 2 * f->ppl + 5; lpn++) {
+        wpage(f, lpn, 0);
+    }
+    wl = f->streams[0].line;
+    CHECK_EQ(line_of(f, 2 * f->ppl + 4), wl);
+    /* line 0 keeps one valid page (lpn 7) */
+    victim = line_of(f, 0);
+    for (uint32_t lpn = 0; lpn < f->ppl; lpn++) {
+        if (lpn != 7) {
+            tpage(f, lpn);
+        }
+    }
+    CHECK_EQ(ftl_gc_pick_victim(f), victim);
+    CHECK_EQ(ftl_gc_collect(f, victim, 0), 0);
+    /* the relocated page: page 5 of the host's open line */
+    CHECK_EQ(line_of(f, 7), wl);
+    CHECK_EQ(ftl_map_get(f, 7) % f->ppl, 5);
+    CHECK(!f->ln.line[wl].is_gc);
+    /* the next host write: page 6 of the same line */
+    wpage(f, 3 * f->ppl, 0);
+    CHECK_EQ(line_of(f, 3 * f->ppl), wl);
+    CHECK_EQ(ftl_map_get(f, 3 * f->ppl) % f->ppl, 6);
+    seq = f->streams[0].seq;
+    CHECK_EQ(seq, 7);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
+/* gc_own_line=on (the extension): relocations get a line of their own,
+ * apart from the host's line (and from hot and cold with hot_cold_sep). */
+static void test_gc_own_line(void)
+{
+    for (int hcs = 0; hcs < 2; hcs++) {
+        struct ftl_config c;
+        struct ftl *f;
+        uint32_t victim, gl;
+
+        small_cfg(&c);
+        c.gc_own_line = true;
+        c.hot_cold_sep = hcs;
+        f = must_new(&c);
+        if (!f) {
+            return;
+        }
+        ftl_set_delay_mode(f, FTL_DELAY_OFF);
+        CHECK_EQ(f->ngc, 1);
+        for (uint32_t lpn = 0; lpn < 2 * f->ppl + 5; lpn++) {
+            wpage(f, lpn, 0);
+        }
+        wpage(f, 2 * f->ppl + 1, 0); /* an overwrite (hot with hcs) */
+        victim = line_of(f, 0);
+        for (uint32_t lpn = 0; lpn < f->ppl; lpn++) {
+            if (lpn != 7) {
+                tpage(f, lpn);
+            }
+        }
+        CHECK_EQ(ftl_gc_collect(f, victim, 0), 0);
+        gl = line_of(f, 7);
+        CHECK_EQ(f->streams[f->nhost].line, gl);
+        CHECK(f->ln.line[gl].is_gc);
+        for (uint32_t h = 0; h < f->nhost; h++) {
+            CHECK(f->streams[h].line != gl);
+        }
+        wpage(f, 3 * f->ppl, 0);
+        CHECK(line_of(f, 3 * f->ppl) != gl);
+        CHECK_INVARIANTS(f);
+        ftl_free(f);
+    }
+}
+
+/*
+ * RUAMW counts the host's writes only, whatever GC does: GC never writes
+ * into a handle's open host unit.  The device of a user's report (8
+ * handles, 4 KiB blocks, 384 MiB on 512 MiB of NAND, 8 MiB units of 2048
+ * blocks): jobs of a RUH update of every handle, then 2047 4 KiB random
+ * writes spread at random over a set of placement ids.  After each job
+ * the RUAMW of the job's ids sums to exactly n x 2048 - 2047 and every
+ * other handle shows 2048, with GC running (the namespace is full and
+ * rewritten, with 1 GC unit per handle not fitting: the overflow unit
+ * takes some handles' relocations).  Relocating into the host unit, as an
+ * earlier version did when its GC-unit budget was spent, broke the sums.
+ */
+static void test_fdp_ruamw_under_gc(void)
+{
+    static const uint8_t sets[][9] = {
+        /* count, then the placement ids */
+        { 8, 0, 1, 2, 3, 4, 5, 6, 7 }, { 3, 1, 3, 4 }, { 3, 1, 2, 3 },
+        { 2, 1, 2 }, { 1, 3 },
+    };
+    struct ftl_config c;
+    struct ftl *f;
+    uint64_t s = 4242;
+    uint32_t lp, bad_jobs = 0, gc_jobs = 0;
+
+    ftl_config_default(&c);
+    c.nchs = 2;
+    c.luns_per_ch = 4;
+    c.blks_per_pl = 64;
+    c.secsz = 4096;
+    c.devsz_mb = 384;
+    c.fdp_nruh = 8;
+    f = must_new(&c);
+    if (!f) {
+        return;
+    }
+    CHECK(f->gc_overflow != FTL_NONE);
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    lp = ftl_logical_pages(f);
+    for (uint32_t l = 0; l < lp; l++) {
+        ftl_write(f, l, 1, l % 8, 0);
+        ftl_background_gc(f, 0);
+    }
+    for (uint32_t job = 0; job < 200; job++) {
+        const uint8_t *set = sets[job % 5];
+        uint64_t moved0 = f->ctr.gc_pages_moved, sum = 0, others = 0;
+        bool failed = false;
+
+        for (uint32_t h = 0; h < 8; h++) {
+            CHECK_EQ(ftl_fdp_ruh_update(f, h, 0), 0);
+        }
+        for (uint32_t i = 0; i < 2047; i++) {
+            uint32_t pid = set[1 + trand(&s) % set[0]];
+            uint32_t lba = (uint32_t)(trand(&s) % lp);
+
+            failed |= ftl_write(f, lba, 1, pid, 0) == FTL_TIME_ERROR;
+            ftl_background_gc(f, 0);
+        }
+        CHECK(!failed);
+        for (uint32_t h = 0; h < 8; h++) {
+            bool in = false;
+            for (uint32_t k = 0; k < set[0]; k++) {
+                in |= set[1 + k] == h;
+            }
+            if (in) {
+                sum += ftl_fdp_ruamw(f, h);
+            } else {
+                others += ftl_fdp_ruamw(f, h) != 2048;
+            }
+        }
+        bad_jobs += sum != (uint64_t)set[0] * 2048 - 2047 || others;
+        gc_jobs += f->ctr.gc_pages_moved > moved0;
+        while (ftl_fdp_pop_event(f, &(struct ftl_fdp_event){0})) {
+        }
+    }
+    CHECK_EQ(bad_jobs, 0);
+    /* GC moved pages during most jobs */
+    CHECK(gc_jobs > 150);
+    CHECK_INVARIANTS(f);
+    printf("ruamw under GC: 200 jobs, GC moved pages in %u, %u wrong\n",
+           gc_jobs, bad_jobs);
+    ftl_free(f);
 }
 
 /*
@@ -89,6 +275,20 @@ static uint16_t *fill_round_robin(struct ftl *f, uint32_t nruh, bool *failed)
     return owner;
 }
 
+/* Valid pages in the FDP overflow GC unit's lines. */
+static uint32_t pages_in_overflow(const struct ftl *f)
+{
+    uint32_t n = 0;
+
+    for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
+        if (f->ln.line[id].state != FTL_LINE_FREE &&
+            f->ln.line[id].owner == FTL_OWNER_SHARED) {
+            n += f->ln.line[id].vpc;
+        }
+    }
+    return n;
+}
+
 /* Valid pages sitting in a line of another handle than their own. */
 static uint32_t pages_off_handle(const struct ftl *f, const uint16_t *owner)
 {
@@ -97,7 +297,9 @@ static uint32_t pages_off_handle(const struct ftl *f, const uint16_t *owner)
     for (uint32_t id = 0; id < ftl_total_lines(f); id++) {
         const struct ftl_line *l = &f->ln.line[id];
 
-        if (l->state == FTL_LINE_FREE) {
+        /* the overflow GC unit (when there is one) holds several handles'
+         * relocations; every other line holds one handle's pages */
+        if (l->state == FTL_LINE_FREE || l->owner == FTL_OWNER_SHARED) {
             continue;
         }
         for (uint32_t sq = 0; sq < f->ppl; sq++) {
@@ -417,6 +619,9 @@ static void test_fdp_reserve_and_isolation(void)
                 CHECK(!failed);
                 gc_runs += f->ctr.gc_pages_moved > moved0;
                 CHECK_EQ(pages_off_handle(f, owner), 0);
+                if (f->gc_overflow == FTL_NONE) {
+                    CHECK_EQ(pages_in_overflow(f), 0);
+                }
                 /* statistics 22h: whole 4 KiB pages here */
                 CHECK_EQ(f->ctr.fdp_hbmw, f->ctr.host_pages_written * 4096);
                 CHECK_EQ(f->ctr.fdp_mbmw, (f->ctr.host_pages_programmed +
@@ -440,11 +645,12 @@ static void test_fdp_reserve_and_isolation(void)
 /*
  * Writes spread over every handle on the two devices where keeping a GC
  * unit open per handle would not fit: 8 handles on the tutorial-04
- * geometry (1 GC unit may be open) and 128 on the default geometry (100).
- * Both failed writes when each handle kept its own GC unit open under a
- * reserve that counted one.  No write may fail, the open GC units stay
- * within ftl_fdp_gc_units (the others relocate into their handle's host
- * unit), and every line holds one handle's pages.
+ * geometry (only the overflow GC unit) and 128 on the default geometry
+ * (99 per-handle GC units + the overflow unit).  Both failed writes when
+ * each handle kept its own GC unit open under a reserve that counted one.
+ * No write may fail, the open per-handle GC units stay within
+ * ftl_fdp_gc_units (the others relocate into the overflow unit, never a
+ * host unit), and every other line holds one handle's pages.
  */
 static void test_fdp_spread_handles(void)
 {
@@ -468,7 +674,8 @@ static void test_fdp_spread_handles(void)
         if (!f) {
             continue;
         }
-        CHECK_EQ(f->gc_units_max, (k == 0 ? 1u : 100u));
+        CHECK_EQ(f->gc_units_max, (k == 0 ? 0u : 99u));
+        CHECK(f->gc_overflow != FTL_NONE);
         ftl_set_delay_mode(f, FTL_DELAY_OFF);
         lp = ftl_logical_pages(f);
         owner = fill_round_robin(f, nruh, &failed);
@@ -482,7 +689,7 @@ static void test_fdp_spread_handles(void)
             owner[l] = pid;
             ftl_background_gc(f, 0);
             if (i % 4096 == 0) {
-                for (uint32_t g = f->nhost; g < f->nhost + f->ngc; g++) {
+                for (uint32_t g = f->nhost; g < f->nhost + nruh; g++) {
                     nopen += f->streams[g].line != FTL_NONE;
                 }
                 maxopen = nopen > maxopen ? nopen : maxopen;
@@ -493,7 +700,9 @@ static void test_fdp_spread_handles(void)
         }
         CHECK(!failed);
         CHECK(f->ctr.gc_pages_moved > 0);
-        CHECK(maxopen >= 1 && maxopen <= f->gc_units_max);
+        CHECK(maxopen <= f->gc_units_max);
+        CHECK(k == 0 || maxopen >= 1);
+        CHECK(pages_in_overflow(f) > 0);
         CHECK_EQ(pages_off_handle(f, owner), 0);
         CHECK_INVARIANTS(f);
         printf("spread: fdp.nruh=%u, %u GC units at most, %u seen open, "
@@ -509,7 +718,10 @@ static void test_fdp_spread_handles(void)
 int main(void)
 {
     test_hot_cold();
+    test_shared_write_pointer();
+    test_gc_own_line();
     test_fdp_accounting();
+    test_fdp_ruamw_under_gc();
     test_fdp_isolation();
     test_fdp_many_handles();
     test_fdp_unit_fills();

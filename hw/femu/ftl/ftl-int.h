@@ -30,14 +30,24 @@ struct ftl_line {
     uint32_t vpc;          /* valid pages */
     uint32_t bprev, bnext; /* greedy bucket list (closed lines only) */
     uint32_t fprev, fnext; /* close-order list (fifo) */
-    uint32_t cpos;         /* index in ln.closed[] (random, d-choice, c-b) */
-    uint16_t owner;        /* FDP handle whose data it holds (0 without FDP) */
+    uint32_t cpos;         /* index in ln.closed[] (FTL_NONE: not a candidate) */
+    uint16_t owner;        /* FDP handle whose data it holds (0 without FDP,
+                            * FTL_OWNER_SHARED: the FDP overflow GC unit) */
     uint8_t state;         /* enum ftl_line_state */
     uint8_t is_gc;         /* opened by a GC stream */
     uint64_t close_clock;  /* logical clock (pages programmed) at close */
 };
 
-/* The line allocator: free queue, closed-line indexes for the policies. */
+/* Owner of the FDP overflow GC unit's lines (handles are 0..65534). */
+#define FTL_OWNER_SHARED UINT16_MAX
+
+/*
+ * The line allocator: free queue, closed-line indexes for the policies.
+ * Victim candidates are the closed lines with at least one invalid page
+ * (FEMU keeps fully valid lines off its victim queue the same way): the
+ * greedy buckets hold every closed line, but the close-order list and the
+ * dense array hold only candidates, and nclosed counts candidates.
+ */
 struct ftl_lines {
     uint32_t nlines;
     uint32_t ppl;            /* NAND pages per line */
@@ -46,13 +56,14 @@ struct ftl_lines {
      * spread and runs stay deterministic */
     uint32_t *freeq;
     uint32_t free_head, nfree;
-    /* closed lines: buckets by valid count (greedy), close order (fifo),
-     * and a dense array (random, d-choice, cost-benefit) */
+    /* closed lines: buckets by valid count (greedy, every closed line),
+     * candidates in close order (fifo) and in a dense array (random,
+     * d-choice, cost-benefit) */
     uint32_t *bucket;        /* ppl + 1 heads */
     uint32_t min_bucket;     /* no closed line has fewer valid pages */
     uint32_t fifo_head, fifo_tail;
     uint32_t *closed;
-    uint32_t nclosed;
+    uint32_t nclosed;        /* candidates (closed, >= 1 invalid page) */
 };
 
 /* A write stream: one open line and its write pointer. */
@@ -104,8 +115,10 @@ struct ftl {
     /* streams[0..nhost-1] host, streams[nhost..nhost+ngc-1] GC */
     struct ftl_stream *streams;
     uint32_t nhost, ngc;
-    /* FDP: GC reclaim units that may be open at once (ftl_fdp_gc_units) */
+    /* FDP: per-handle GC units that may be open at once (ftl_fdp_gc_units),
+     * and the index of the overflow GC unit's stream (FTL_NONE: none) */
     uint32_t gc_units_max;
+    uint32_t gc_overflow;
 
     struct ftl_timing tm;
     struct ftl_counters ctr;
@@ -122,6 +135,9 @@ void ftl_geometry_derive(struct ftl *ftl);
 /* Open lines the reserve rule counts for cfg (docs/ftl-reserve.md). */
 uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg);
 uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg);
+/* 1 when FDP needs the shared overflow GC unit (fewer GC units than
+ * handles), else 0. */
+uint32_t ftl_fdp_gc_overflow(const struct ftl_config *cfg);
 uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg);
 
 static inline struct ftl_div ftl_div_make(uint32_t d)

@@ -214,8 +214,9 @@ void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
     if (v == FTL_NONE) {
         return;
     }
-    /* at least 1/8 of the victim's pages must be invalid */
-    if ((uint64_t)(ftl->ppl - ftl->ln.line[v].vpc) * 8 < ftl->ppl) {
+    /* at least 1/8 of the victim's pages must be invalid (FEMU's integer
+     * ppl / 8) */
+    if (ftl->ppl - ftl->ln.line[v].vpc < ftl->ppl / 8) {
         return;
     }
     /* a failure leaves the victim closed; forced GC reports it if it
@@ -312,7 +313,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
 {
     const struct ftl_lines *ln = &ftl->ln;
     uint64_t valid_total = 0, mapped = 0;
-    uint32_t nfree = 0, nclosed = 0, nopen = 0;
+    uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0;
 
     for (uint32_t lpn = 0; lpn < ftl->lpages; lpn++) {
         uint32_t ppa = ftl_map_get(ftl, lpn);
@@ -359,8 +360,16 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
             break;
         case FTL_LINE_CLOSED:
             nclosed++;
-            if (l->cpos >= ln->nclosed || ln->closed[l->cpos] != id) {
-                BAD("closed line %u missing from the candidate array", id);
+            if (l->vpc == ftl->ppl) {
+                if (l->cpos != FTL_NONE) {
+                    BAD("fully valid line %u is a victim candidate", id);
+                }
+            } else {
+                ncand++;
+                if (l->cpos >= ln->nclosed || ln->closed[l->cpos] != id) {
+                    BAD("closed line %u missing from the candidate array",
+                        id);
+                }
             }
             break;
         case FTL_LINE_OPEN:
@@ -374,9 +383,9 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
         BAD("%llu valid pages but %llu mapped logical pages",
             (unsigned long long)valid_total, (unsigned long long)mapped);
     }
-    if (nfree != ln->nfree || nclosed != ln->nclosed) {
-        BAD("line counts: %u free (list %u), %u closed (index %u)", nfree,
-            ln->nfree, nclosed, ln->nclosed);
+    if (nfree != ln->nfree || ncand != ln->nclosed) {
+        BAD("line counts: %u free (list %u), %u candidates (index %u)", nfree,
+            ln->nfree, ncand, ln->nclosed);
     }
     {
         uint32_t streams_open = 0;
@@ -416,13 +425,18 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
         }
         for (uint32_t id = ln->fifo_head; id != FTL_NONE;
              id = ln->line[id].fnext) {
+            uint32_t nx = ln->line[id].fnext;
             if (++inf > ln->nlines) {
                 BAD("close-order list loops");
             }
+            if (nx != FTL_NONE &&
+                ln->line[nx].close_clock < ln->line[id].close_clock) {
+                BAD("line %u follows line %u but closed earlier", nx, id);
+            }
         }
-        if (inb != nclosed || inf != nclosed) {
-            BAD("%u closed lines, %u in buckets, %u in close order", nclosed,
-                inb, inf);
+        if (inb != nclosed || inf != ncand) {
+            BAD("%u closed lines (%u candidates), %u in buckets, %u in close "
+                "order", nclosed, ncand, inb, inf);
         }
     }
     return 0;

@@ -1,16 +1,21 @@
 /*
- * FEMU BlackBox FTL: garbage collection and victim policies (SPEC 2.3).
+ * FEMU BlackBox FTL: garbage collection and victim policies.
  *
- * Background GC (after a request): once the lines in use reach
- * gc_thres_pcent of all lines, collect one victim, but only when at least
- * 1/8 of its pages are invalid (collecting a nearly full line costs more
- * than it frees).  Forced GC (inside a write, before each page): while the
- * lines in use reach gc_thres_pcent_high, collect the policy's victim
- * however few invalid pages it has.  A forced collection must free
- * something, so when the policy's pick has no invalid page at all (fifo or
- * random can pick one) the greedy choice is taken instead; when even that
- * has none, nothing is reclaimable and the write fails (FTL_TIME_ERROR)
- * rather than loop or abort.
+ * As FEMU's BlackBox FTL (docs/ftl.md lists each detail checked):
+ * background GC (after a request): once the lines in use reach
+ * gc_thres_pcent of all lines, collect the policy's victim, but only when
+ * at least ppl / 8 (integer division) of its pages are invalid (collecting
+ * a nearly full line costs more than it frees).  Forced GC (inside a
+ * write, before each page): while the lines in use reach
+ * gc_thres_pcent_high, collect the policy's victim however few invalid
+ * pages it has.  Victims are closed lines with at least one invalid page
+ * (line.c), so every collection frees something; when there is none,
+ * nothing is reclaimable and the write fails (FTL_TIME_ERROR) rather than
+ * loop or abort.  A victim's valid pages are copied block by block, LUN
+ * by LUN (channel outer, LUN inner, then plane, then page), into the
+ * stream ftl_stream_for_gc names (by default the shared write pointer);
+ * each block is erased once its pages are copied, and the line goes to
+ * the back of the free queue.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -100,51 +105,64 @@ uint32_t ftl_gc_pick_victim(struct ftl *ftl)
 
 int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
 {
+    const struct ftl_config *c = &ftl->cfg;
     struct ftl_lines *ln = &ftl->ln;
     struct ftl_line *l = &ln->line[victim];
     uint32_t base = victim * ftl->ppl;
     uint32_t dst = ftl_stream_for_gc(ftl, l->owner);
     bool timed = ftl->tm.gc_delay;
-    uint32_t lun = 0;
+    /* seq of the next page of the same block: one page further down */
+    uint32_t pg_stride = ftl->nluns * c->pls_per_lun;
     uint64_t done;
 
     ftl_line_unclose(ln, victim);
-    for (uint32_t seq = 0; seq < ftl->ppl && l->vpc > 0; seq++) {
-        /* the mapping entries a victim's pages belong to are scattered:
-         * fetch them a few pages ahead (rmap itself is read in order) */
-        if (seq + GC_PREFETCH < ftl->ppl &&
-            ftl_page_valid(ftl, base + seq + GC_PREFETCH)) {
-            ftl_prefetch_w(&ftl->maptbl[ftl->rmap[base + seq + GC_PREFETCH]]);
-        }
-        if (ftl_page_valid(ftl, base + seq)) {
-            uint32_t lpn = ftl->rmap[base + seq];
-            uint64_t t = now;
-            uint32_t ppa;
+    for (uint32_t ch = 0; ch < c->nchs; ch++) {
+        for (uint32_t lun = 0; lun < c->luns_per_ch; lun++) {
+            /* global LUN of this block, as the write pointer numbers it */
+            uint32_t g = lun * c->nchs + ch;
 
+            for (uint32_t pl = 0; pl < c->pls_per_lun && l->vpc > 0; pl++) {
+                uint32_t seq = pl * ftl->nluns + g;
+
+                for (uint32_t pg = 0; pg < c->pgs_per_blk && l->vpc > 0;
+                     pg++, seq += pg_stride) {
+                    uint32_t ahead = seq + GC_PREFETCH * pg_stride;
+                    uint32_t lpn, ppa;
+                    uint64_t t = now;
+
+                    /* the mapping entries a victim's pages belong to are
+                     * scattered: fetch them a few pages ahead */
+                    if (pg + GC_PREFETCH < c->pgs_per_blk &&
+                        ftl_page_valid(ftl, base + ahead)) {
+                        ftl_prefetch_w(&ftl->maptbl[ftl->rmap[base + ahead]]);
+                    }
+                    if (!ftl_page_valid(ftl, base + seq)) {
+                        continue;
+                    }
+                    lpn = ftl->rmap[base + seq];
+                    if (timed) {
+                        t = ftl_nand_read(&ftl->tm, g, now);
+                    }
+                    ppa = ftl_stream_program(ftl, dst, timed, t, &done);
+                    if (ppa == FTL_NONE) {
+                        /* out of free lines: keep the rest where it is */
+                        ftl_line_close(ln, victim, l->close_clock);
+                        return -1;
+                    }
+                    /* the old copy is this victim page: no lookup needed */
+                    ftl_page_set_invalid(ftl, base + seq);
+                    l->vpc--;
+                    ftl_map_put(ftl, lpn, ppa);
+                    ftl->rmap[ppa] = lpn;
+                    ftl_page_set_valid(ftl, ppa);
+                    ftl->ctr.gc_pages_moved++;
+                    ftl->ctr.fdp_mbmw += ftl->page_bytes;
+                }
+            }
             if (timed) {
-                t = ftl_nand_read(&ftl->tm, lun, now);
+                /* planes of one LUN erase together (multi-plane erase) */
+                ftl_nand_erase(&ftl->tm, g, now);
             }
-            ppa = ftl_stream_program(ftl, dst, timed, t, &done);
-            if (ppa == FTL_NONE) {
-                /* out of free lines: keep the rest where it is */
-                ftl_line_close(ln, victim, l->close_clock);
-                return -1;
-            }
-            /* the old copy is this victim page: no lookup needed */
-            ftl_page_set_invalid(ftl, base + seq);
-            l->vpc--;
-            ftl_map_put(ftl, lpn, ppa);
-            ftl->rmap[ppa] = lpn;
-            ftl_page_set_valid(ftl, ppa);
-            ftl->ctr.gc_pages_moved++;
-            ftl->ctr.fdp_mbmw += ftl->page_bytes;
-        }
-        lun = (lun + 1 == ftl->nluns) ? 0 : lun + 1;
-    }
-    if (timed) {
-        for (uint32_t g = 0; g < ftl->nluns; g++) {
-            /* planes of one LUN erase together (multi-plane erase) */
-            ftl_nand_erase(&ftl->tm, g, now);
         }
     }
     ftl->ctr.blocks_erased += ftl->blks_per_line;
@@ -156,18 +174,12 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
 
 int ftl_gc_forced(struct ftl *ftl, uint64_t now)
 {
-    struct ftl_lines *ln = &ftl->ln;
-
     while (ftl_used_lines(ftl) >= ftl->thres_high_lines) {
+        /* candidates all hold an invalid page: each collection frees
+         * something (none left: nothing is reclaimable) */
         uint32_t v = ftl_gc_pick_victim(ftl);
 
-        if (v == FTL_NONE || ln->line[v].vpc == ln->ppl) {
-            v = ftl_line_min_valid(ln);
-        }
-        if (v == FTL_NONE || ln->line[v].vpc == ln->ppl) {
-            return -1;
-        }
-        if (ftl_gc_collect(ftl, v, now) < 0) {
+        if (v == FTL_NONE || ftl_gc_collect(ftl, v, now) < 0) {
             return -1;
         }
         ftl->ctr.forced_gc_lines++;

@@ -34,6 +34,7 @@ void ftl_config_default(struct ftl_config *cfg)
     cfg->gc_thres_pcent_high = 95;
     cfg->gc_policy = FTL_GC_GREEDY;
     cfg->hot_cold_sep = false;
+    cfg->gc_own_line = false;
     cfg->fdp_nruh = 0;
     cfg->fdp_nru = 128;
     cfg->seed = 1;
@@ -121,45 +122,63 @@ static uint64_t data_lines(const struct ftl_config *c)
 }
 
 /*
- * FDP GC reclaim units that may be open at the same time.  GC keeps
- * handles isolated, so a handle's relocations go to a GC unit of its own;
- * if every handle kept one open, 2 x nruh units would sit partly written
- * (128 handles would then not fit the default 256 lines).  Instead the
- * FTL keeps at most this many open; a handle that needs one beyond them
- * relocates into its own open host unit (stream.c).  It is one per handle
- * when the geometry has room for them below the forced-GC threshold,
- * else what is left after the data and one host unit per handle, at
- * least 1 (the reserve rule then refuses a device where even 1 does not
- * fit).
+ * FDP GC reclaim units.  GC keeps handles isolated, so a handle's
+ * relocations go to a GC unit of its own; if every handle kept one open,
+ * 2 x nruh units would sit partly written (128 handles would then not fit
+ * the default 256 lines).  GC never writes into a handle's host unit
+ * either: that unit's RUAMW must count the host's writes only.  So the
+ * room below the forced-GC threshold after the data and one host unit per
+ * handle decides:
+ *  - room >= nruh: one GC unit per handle, no overflow unit;
+ *  - otherwise: room - 1 per-handle GC units (at least 0) plus one shared
+ *    overflow GC unit that takes the relocations of a handle that finds
+ *    the per-handle units all open (its pages then share that unit with
+ *    other such handles' pages, never a host unit).
+ * The open lines counted are the same as when every handle past the
+ * budget used its host unit: nruh + max(room, 1) at most.
  */
-uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg)
+static uint64_t fdp_gc_room(const struct ftl_config *cfg)
 {
     uint64_t high = forced_gc_lines(cfg);
     uint64_t used = data_lines(cfg) + cfg->fdp_nruh;
-    uint64_t room = high > used ? high - used : 0;
+
+    return high > used ? high - used : 0;
+}
+
+uint32_t ftl_fdp_gc_overflow(const struct ftl_config *cfg)
+{
+    return cfg->fdp_nruh > 0 && fdp_gc_room(cfg) < cfg->fdp_nruh ? 1 : 0;
+}
+
+uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg)
+{
+    uint64_t room = fdp_gc_room(cfg);
 
     if (cfg->fdp_nruh == 0) {
         return 0;
     }
-    if (room == 0) {
-        return 1;
+    if (room >= cfg->fdp_nruh) {
+        return cfg->fdp_nruh;
     }
-    return room < cfg->fdp_nruh ? (uint32_t)room : cfg->fdp_nruh;
+    return room > 1 ? (uint32_t)(room - 1) : 0;
 }
 
 /*
  * Open write lines the reserve rule counts: every stream that may hold a
  * partly written line at the moment forced GC runs.
- *  - one host stream (two with hot_cold_sep: hot and cold) + one GC stream;
- *  - FDP: one open host reclaim unit per handle + the GC units the FTL
- *    lets be open at once (ftl_fdp_gc_units: at least 1).
+ *  - one write pointer shared by host writes and GC (two host lines with
+ *    hot_cold_sep: hot and cold, GC sharing the cold one), plus one with
+ *    gc_own_line;
+ *  - FDP: one open host reclaim unit per handle + the per-handle GC units
+ *    the FTL lets be open at once + the overflow GC unit if there is one.
  */
 uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
 {
     if (cfg->fdp_nruh > 0) {
-        return cfg->fdp_nruh + ftl_fdp_gc_units(cfg);
+        return cfg->fdp_nruh + ftl_fdp_gc_units(cfg) +
+               ftl_fdp_gc_overflow(cfg);
     }
-    return cfg->hot_cold_sep ? 3 : 2;
+    return (cfg->hot_cold_sep ? 2 : 1) + (cfg->gc_own_line ? 1 : 0);
 }
 
 /*

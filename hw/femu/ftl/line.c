@@ -2,11 +2,15 @@
  * FEMU BlackBox FTL: the line allocator.
  *
  * A line is block index `id` on every plane of every LUN, the unit GC
- * reclaims.  Free lines wait in a FIFO ring.  Closed lines (victim
- * candidates) are indexed three ways so no policy has to scan more than it
- * needs: buckets by valid-page count (greedy takes the lowest non-empty
- * bucket), a list in close order (fifo takes the head) and a dense array
- * (random and d-choice sample it; cost-benefit walks it).
+ * reclaims.  Free lines wait in a FIFO ring.  Closed lines are indexed so
+ * no policy has to scan more than it needs: buckets by valid-page count
+ * (greedy takes the lowest non-empty bucket) hold every closed line; the
+ * victim candidates, closed lines with at least one invalid page, are also
+ * in a list in close order (fifo takes the head) and a dense array (random
+ * and d-choice sample it; cost-benefit walks it).  A fully valid line
+ * joins the candidates on its first invalidation, at its place in close
+ * order: FEMU keeps such lines on a "full" list, off its victim queue, so
+ * no policy can pick a line whose collection frees nothing.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -116,32 +120,41 @@ static inline void bucket_link(struct ftl_lines *ln, uint32_t id)
     }
 }
 
-void ftl_line_close(struct ftl_lines *ln, uint32_t id, uint64_t clock)
+/* Make closed line id a victim candidate: dense array and close order. */
+static void cand_add(struct ftl_lines *ln, uint32_t id)
 {
     struct ftl_line *l = &ln->line[id];
+    uint32_t prev = ln->fifo_tail;
 
-    l->state = FTL_LINE_CLOSED;
-    l->close_clock = clock;
-    bucket_link(ln, id);
-    /* append to the close-order list */
-    l->fnext = FTL_NONE;
-    l->fprev = ln->fifo_tail;
-    if (ln->fifo_tail != FTL_NONE) {
-        ln->line[ln->fifo_tail].fnext = id;
+    /* usually the newest (just closed); a fully valid line that gets its
+     * first invalid page goes back to its place among older ones */
+    while (prev != FTL_NONE && ln->line[prev].close_clock > l->close_clock) {
+        prev = ln->line[prev].fprev;
+    }
+    l->fprev = prev;
+    l->fnext = prev != FTL_NONE ? ln->line[prev].fnext : ln->fifo_head;
+    if (l->fnext != FTL_NONE) {
+        ln->line[l->fnext].fprev = id;
+    } else {
+        ln->fifo_tail = id;
+    }
+    if (prev != FTL_NONE) {
+        ln->line[prev].fnext = id;
     } else {
         ln->fifo_head = id;
     }
-    ln->fifo_tail = id;
     l->cpos = ln->nclosed;
     ln->closed[ln->nclosed++] = id;
 }
 
-void ftl_line_unclose(struct ftl_lines *ln, uint32_t id)
+static void cand_remove(struct ftl_lines *ln, uint32_t id)
 {
     struct ftl_line *l = &ln->line[id];
     uint32_t last;
 
-    bucket_unlink(ln, id);
+    if (l->cpos == FTL_NONE) {
+        return;
+    }
     if (l->fprev != FTL_NONE) {
         ln->line[l->fprev].fnext = l->fnext;
     } else {
@@ -158,6 +171,27 @@ void ftl_line_unclose(struct ftl_lines *ln, uint32_t id)
     ln->closed[l->cpos] = last;
     ln->line[last].cpos = l->cpos;
     l->cpos = FTL_NONE;
+}
+
+void ftl_line_close(struct ftl_lines *ln, uint32_t id, uint64_t clock)
+{
+    struct ftl_line *l = &ln->line[id];
+
+    l->state = FTL_LINE_CLOSED;
+    l->close_clock = clock;
+    bucket_link(ln, id);
+    l->cpos = l->fprev = l->fnext = FTL_NONE;
+    if (l->vpc < ln->ppl) {
+        cand_add(ln, id);
+    }
+}
+
+void ftl_line_unclose(struct ftl_lines *ln, uint32_t id)
+{
+    struct ftl_line *l = &ln->line[id];
+
+    bucket_unlink(ln, id);
+    cand_remove(ln, id);
     l->state = FTL_LINE_VICTIM;
 }
 
@@ -169,6 +203,9 @@ void ftl_line_invalidate(struct ftl_lines *ln, uint32_t id)
         bucket_unlink(ln, id);
         l->vpc--;
         bucket_link(ln, id);
+        if (l->vpc == ln->ppl - 1) {
+            cand_add(ln, id);
+        }
     } else {
         l->vpc--;
     }
@@ -176,6 +213,7 @@ void ftl_line_invalidate(struct ftl_lines *ln, uint32_t id)
 
 uint32_t ftl_line_min_valid(struct ftl_lines *ln)
 {
+    /* no candidate: every closed line is fully valid */
     if (ln->nclosed == 0) {
         return FTL_NONE;
     }

@@ -7,19 +7,29 @@
  * so consecutive pages of a stream land on different channels and LUNs.
  *
  * Streams:
- *  - default: host stream 0 + one GC stream;
- *  - hot_cold_sep: host stream 0 takes first writes (cold), host stream 1
- *    overwrites (hot); GC relocations go to the one GC stream, apart from
- *    both (data that survived a GC pass is the coldest of all);
+ *  - default (as FEMU's BlackBox FTL): ONE write pointer, stream 0, shared
+ *    by host writes and GC relocations, so relocated (cold) and fresh
+ *    (hot) pages mix in the same open line;
+ *  - hot_cold_sep: stream 0 takes first writes (cold), stream 1 overwrites
+ *    (hot); GC relocations join the cold line (pages that survived a
+ *    collection are cold too; docs/ftl.md has the measurements behind
+ *    this choice);
+ *  - gc_own_line (extension): GC relocations go to a stream of their own
+ *    instead, apart from every host line;
  *  - FDP: host stream h is reclaim unit handle h (placement id h), each
  *    with its own GC stream, so relocated pages never mix handles
  *    (persistently isolated).  Hot/cold separation is not applied then:
- *    the host does the placement.  At most gc_units_max GC units are open
- *    at once (ftl_fdp_gc_units); a handle whose GC finds that many open
- *    relocates into its own open host unit instead.
- * Lines open lazily on a stream's first page, so a handle that is never
- * written holds no line.  The reserve rule (geometry.c) counts every
- * handle's host unit and gc_units_max GC units as open.
+ *    the host does the placement.  At most gc_units_max per-handle GC
+ *    units are open at once (ftl_fdp_gc_units); when fewer than nruh are
+ *    allowed, a shared overflow GC unit takes the relocations of a handle
+ *    that finds them all open.  GC never writes into a host unit, so a
+ *    handle's RUAMW counts the host's writes only.
+ * Without FDP a stream takes its next line the moment one fills (FEMU's
+ * write pointer does the same), so "lines in use" counts the open line
+ * between requests exactly as FEMU does; the first line opens on the
+ * first page.  FDP units open lazily on a stream's first page, so a
+ * handle that is never written holds no line.  The reserve rule
+ * (geometry.c) counts every stream's line as open.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -30,15 +40,19 @@
 
 int ftl_streams_init(struct ftl *ftl)
 {
-    uint32_t n;
+    uint32_t n, nruh = ftl->cfg.fdp_nruh;
 
-    if (ftl->cfg.fdp_nruh > 0) {
-        ftl->nhost = ftl->cfg.fdp_nruh;
-        ftl->ngc = ftl->cfg.fdp_nruh;
+    ftl->gc_overflow = FTL_NONE;
+    if (nruh > 0) {
+        ftl->nhost = nruh;
+        ftl->ngc = nruh + ftl_fdp_gc_overflow(&ftl->cfg);
         ftl->gc_units_max = ftl_fdp_gc_units(&ftl->cfg);
+        if (ftl->ngc > nruh) {
+            ftl->gc_overflow = 2 * nruh;
+        }
     } else {
         ftl->nhost = ftl->cfg.hot_cold_sep ? 2 : 1;
-        ftl->ngc = 1;
+        ftl->ngc = ftl->cfg.gc_own_line ? 1 : 0;
     }
     n = ftl->nhost + ftl->ngc;
     ftl->streams = calloc(n, sizeof(*ftl->streams));
@@ -49,9 +63,13 @@ int ftl_streams_init(struct ftl *ftl)
         struct ftl_stream *st = &ftl->streams[i];
         st->line = FTL_NONE;
         st->is_gc = i >= ftl->nhost;
-        st->owner = ftl->cfg.fdp_nruh > 0
-                        ? (uint16_t)(st->is_gc ? i - ftl->nhost : i)
-                        : 0;
+        if (nruh == 0) {
+            st->owner = 0;
+        } else if (i == ftl->gc_overflow) {
+            st->owner = FTL_OWNER_SHARED;
+        } else {
+            st->owner = (uint16_t)(st->is_gc ? i - ftl->nhost : i);
+        }
     }
     return 0;
 }
@@ -109,30 +127,50 @@ uint32_t ftl_stream_for_host(struct ftl *ftl, uint32_t lpn, uint32_t pid,
 }
 
 /*
- * The GC stream a victim of handle `owner` relocates into.  FDP: the
- * handle's own GC unit while it has one open, or when fewer than
- * gc_units_max GC units are open (it opens on the first page); otherwise
- * the handle's open host unit.  Either way the pages stay with their
- * handle, and the open lines never exceed what the reserve rule counted.
- * (Closing another handle's GC unit early instead would waste its
- * unwritten rest, and victims of alternating handles would then free no
- * line at all.)
+ * The stream a victim of handle `owner` relocates into.  Without FDP: the
+ * shared write pointer (stream 0: the only host line, or the cold line
+ * with hot_cold_sep), or the GC line with gc_own_line.  FDP: the handle's
+ * own GC unit while it has one open, or when fewer than gc_units_max are
+ * open (it opens on the first page); otherwise the overflow GC unit.
+ * Never a host unit.  (Closing another handle's GC unit early instead
+ * would waste its unwritten rest, and victims of alternating handles
+ * would then free no line at all.)
  */
 uint32_t ftl_stream_for_gc(struct ftl *ftl, uint16_t owner)
 {
     uint32_t si, nopen = 0;
 
     if (ftl->cfg.fdp_nruh == 0) {
-        return ftl->nhost;
+        return ftl->ngc > 0 ? ftl->nhost : 0;
+    }
+    if (owner == FTL_OWNER_SHARED) {
+        return ftl->gc_overflow;
     }
     si = ftl->nhost + owner;
     if (ftl->streams[si].line != FTL_NONE) {
         return si;
     }
-    for (uint32_t i = ftl->nhost; i < ftl->nhost + ftl->ngc; i++) {
+    for (uint32_t i = ftl->nhost; i < ftl->nhost + ftl->cfg.fdp_nruh; i++) {
         nopen += ftl->streams[i].line != FTL_NONE;
     }
-    return nopen < ftl->gc_units_max ? si : owner;
+    return nopen < ftl->gc_units_max ? si : ftl->gc_overflow;
+}
+
+static bool stream_open(struct ftl *ftl, struct ftl_stream *st)
+{
+    uint32_t id = ftl_line_take_free(&ftl->ln);
+    struct ftl_line *l;
+
+    if (id == FTL_NONE) {
+        return false;
+    }
+    l = &ftl->ln.line[id];
+    l->owner = st->owner;
+    l->is_gc = st->is_gc;
+    st->line = id;
+    st->seq = 0;
+    st->lun = 0;
+    return true;
 }
 
 uint32_t ftl_stream_program(struct ftl *ftl, uint32_t si, bool timed,
@@ -142,17 +180,8 @@ uint32_t ftl_stream_program(struct ftl *ftl, uint32_t si, bool timed,
     uint32_t ppa;
     struct ftl_line *l;
 
-    if (st->line == FTL_NONE) {
-        uint32_t id = ftl_line_take_free(&ftl->ln);
-        if (id == FTL_NONE) {
-            return FTL_NONE;
-        }
-        l = &ftl->ln.line[id];
-        l->owner = st->owner;
-        l->is_gc = st->is_gc;
-        st->line = id;
-        st->seq = 0;
-        st->lun = 0;
+    if (st->line == FTL_NONE && !stream_open(ftl, st)) {
+        return FTL_NONE;
     }
     l = &ftl->ln.line[st->line];
     ppa = st->line * ftl->ppl + st->seq;
@@ -166,6 +195,11 @@ uint32_t ftl_stream_program(struct ftl *ftl, uint32_t si, bool timed,
     if (st->seq == ftl->ppl) {
         ftl_line_close(&ftl->ln, st->line, ftl->clock);
         st->line = FTL_NONE;
+        if (ftl->cfg.fdp_nruh == 0) {
+            /* like FEMU's write pointer: the next line now; with none
+             * free it opens on the next page (forced GC makes one) */
+            (void)stream_open(ftl, st);
+        }
     }
     return ppa;
 }

@@ -87,6 +87,9 @@ struct ftl_config {
     uint32_t gc_thres_pcent_high;
     enum ftl_gc_policy gc_policy;
     bool hot_cold_sep;
+    /* GC relocations get an open line of their own instead of sharing the
+     * host's write pointer (an extension; FEMU shares one) */
+    bool gc_own_line;
     /* FDP: fdp_nruh == 0 means FDP off */
     uint32_t fdp_nruh;
     uint32_t fdp_nru;

@@ -43,7 +43,8 @@ static void usage(FILE *f)
 "  blks_per_pl pgs_per_blk secsz secs_per_pg devsz_mb op_pcent pg_rd_lat\n"
 "  pg_wr_lat blk_er_lat ch_xfer_lat gc_thres_pcent gc_thres_pcent_high\n"
 "  gc_policy=greedy|cost-benefit|fifo|random|d-choice gc_strategy=0..4\n"
-"  hot_cold_sep=on|off fdp.nruh fdp.nru; run-time controls: gc_delay=on|off\n"
+"  hot_cold_sep=on|off gc_own_line=on|off fdp.nruh fdp.nru; run-time\n"
+"  controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
 "--phase NAME:KIND[,KEY=VAL...]  KIND: seqfill randwrite hotcold randtrim\n"
@@ -53,7 +54,9 @@ static void usage(FILE *f)
 "  norandommap; on: each block once per pass, like fio's default)\n"
 "--waf-run[=fill_bs=128k,age=4g,measure=4g,bs=4k,zipf=THETA,pid=N,\n"
 "           randommap=on|off]\n"
-"  tutorial 02's waf-run.sh: sequential fill, age, measure (the default)\n"
+"  tutorial 02's waf-run.sh: sequential fill of the whole namespace,\n"
+"  age, measure (the default); uniform writes keep fio's random map\n"
+"  (randommap=on), Zipf draws are independent as in fio\n"
 "--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n");
 }
 
@@ -151,6 +154,11 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
     } else if (!strcmp(k, "hot_cold_sep")) {
         if (parse_bool(v, &c->hot_cold_sep) < 0) {
             fprintf(stderr, "femu-sim: hot_cold_sep=%s: on or off\n", v);
+            return -1;
+        }
+    } else if (!strcmp(k, "gc_own_line")) {
+        if (parse_bool(v, &c->gc_own_line) < 0) {
+            fprintf(stderr, "femu-sim: gc_own_line=%s: on or off\n", v);
             return -1;
         }
     } else if (!strcmp(k, "fdp")) {
@@ -377,6 +385,8 @@ static int add_wafrun(const char *arg, struct wl_spec *ph, int *nph)
         .measure = UINT64_C(4) << 30,
         .bs = 4096,
         .pid = FTL_PID_NONE,
+        /* waf-run.sh leaves fio's random map on (no --norandommap) */
+        .randommap = true,
     };
     char buf[512];
 
@@ -526,10 +536,11 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
         printf(" devsz_mb=%llu", (unsigned long long)c->devsz_mb);
     }
     printf(" gc_thres_pcent=%u gc_thres_pcent_high=%u gc_policy=%s "
-           "hot_cold_sep=%s fdp.nruh=%u seed=%llu\n",
+           "hot_cold_sep=%s gc_own_line=%s fdp.nruh=%u seed=%llu\n",
            c->gc_thres_pcent, c->gc_thres_pcent_high,
            ftl_gc_policy_name(c->gc_policy), c->hot_cold_sep ? "on" : "off",
-           c->fdp_nruh, (unsigned long long)o->seed);
+           c->gc_own_line ? "on" : "off", c->fdp_nruh,
+           (unsigned long long)o->seed);
     printf("namespace: %llu blocks of %u B (%.2f GB), %u lines of %llu B, "
            "FTL metadata %.2f B per NAND page\n",
            (unsigned long long)nsb, c->secsz, (double)nsb * c->secsz / 1e9,
@@ -599,14 +610,16 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
            "\"secsz\": %u, \"secs_per_pg\": %u, \"op_pcent\": %d, "
            "\"devsz_mb\": %llu, \"gc_thres_pcent\": %u, "
            "\"gc_thres_pcent_high\": %u, \"gc_policy\": \"%s\", "
-           "\"hot_cold_sep\": %s, \"fdp_nruh\": %u, \"seed\": %llu, "
+           "\"hot_cold_sep\": %s, \"gc_own_line\": %s, \"fdp_nruh\": %u, "
+           "\"seed\": %llu, "
            "\"ns_blocks\": %llu, \"lines\": %u, \"line_bytes\": %llu, "
            "\"meta_bytes_per_nand_page\": %.3f},\n \"phases\": [",
            c->nchs, c->luns_per_ch, c->pls_per_lun, c->blks_per_pl,
            c->pgs_per_blk, c->secsz, c->secs_per_pg, c->op_pcent,
            (unsigned long long)c->devsz_mb, c->gc_thres_pcent,
            c->gc_thres_pcent_high, ftl_gc_policy_name(c->gc_policy),
-           c->hot_cold_sep ? "true" : "false", c->fdp_nruh,
+           c->hot_cold_sep ? "true" : "false",
+           c->gc_own_line ? "true" : "false", c->fdp_nruh,
            (unsigned long long)o->seed,
            (unsigned long long)ftl_ns_blocks(ftl), ftl_total_lines(ftl),
            (unsigned long long)ftl_line_bytes(ftl),

@@ -55,7 +55,8 @@ void wl_zipf_init(struct wl_zipf *z, uint64_t n, double theta, uint64_t seed)
 
     z->n = n;
     z->theta = theta;
-    for (uint64_t i = 1; i <= n; i++) {
+    /* fio sums at most 10M terms (ZIPF_MAX_GEN) */
+    for (uint64_t i = 1; i <= n && i <= 10000000; i++) {
         zetan += pow(1.0 / (double)i, theta);
     }
     z->zetan = zetan;
@@ -63,7 +64,8 @@ void wl_zipf_init(struct wl_zipf *z, uint64_t n, double theta, uint64_t seed)
     z->alpha = 1.0 / (1.0 - theta);
     z->eta = (1.0 - pow(2.0 / (double)n, 1.0 - theta)) /
              (1.0 - z->zeta2 / zetan);
-    z->off = seed;
+    /* fio starts the hashed ranks at a random 32-bit offset */
+    z->off = mix64(seed) >> 32;
 }
 
 uint64_t wl_zipf_next(struct wl_zipf *z, struct wl_rng *r)
@@ -80,9 +82,10 @@ uint64_t wl_zipf_next(struct wl_zipf *z, struct wl_rng *r)
         double v = (double)z->n * pow(z->eta * u - z->eta + 1.0, z->alpha);
         rank = v >= (double)z->n ? z->n - 1 : (uint64_t)v;
     }
-    /* scatter ranks over the range (not a permutation: a few ranks share
-     * a block, as in fio, though fio's hash is another; docs/sim.md) */
-    return mix64(rank + z->off) % z->n;
+    /* scatter ranks over the range as fio does: multiply by the 64-bit
+     * golden ratio (fio's __hash_u64), add the offset, reduce mod n (not
+     * a permutation: a few ranks share a block, as in fio) */
+    return (rank * UINT64_C(0x61C8864680B583EB) + z->off) % z->n;
 }
 
 int wl_parse_size(const char *s, uint64_t *out)

@@ -51,7 +51,9 @@ double wl_rng_unit(struct wl_rng *r);
  * Zipf(theta) over n items, the way fio's random_distribution=zipf:theta
  * draws them (Gray et al., "Quickly generating billion-record synthetic
  * databases", SIGMOD 1994), with the popular items scattered over the
- * range by a hash so that hot blocks are not all adjacent.
+ * range by fio's hash (rank x 64-bit golden ratio + a random 32-bit
+ * offset, mod n) so that hot blocks are not all adjacent.  fio keeps no
+ * random map for a zipf distribution: every draw is independent.
  */
 struct wl_zipf {
     uint64_t n;
