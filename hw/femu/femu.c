@@ -453,6 +453,7 @@ static const Property femu_props[] = {
                        femu_prop_gc_policy, int),
     DEFINE_PROP_INT32("gc_strategy", FemuCtrl, gc_strategy, -1),
     DEFINE_PROP_BOOL("hot_cold_sep", FemuCtrl, cfg.hot_cold_sep, false),
+    DEFINE_PROP_BOOL("gc_own_line", FemuCtrl, cfg.gc_own_line, false),
     DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, 1),
     /* controller */
     DEFINE_PROP_STRING("serial", FemuCtrl, serial),
@@ -511,7 +512,12 @@ static const FemuPropDesc femu_prop_descs[] = {
     { "gc_strategy", "numeric alias of gc_policy: 0 greedy, 1 cost-benefit, "
                      "2 fifo, 3 random, 4 d-choice (-1 = unset)" },
     { "hot_cold_sep", "separate overwrites (hot) from first writes (cold) "
-                      "into their own open lines (on/off)" },
+                      "into their own open lines; GC relocations join the "
+                      "cold line (on/off)" },
+    { "gc_own_line", "extension: GC relocations get an open line of their "
+                     "own instead of sharing the host's write pointer, as "
+                     "FEMU does (on/off; one more open line for the GC "
+                     "reserve)" },
     { "seed", "random seed of the random and d-choice GC policies" },
     { "serial", "serial number, 1..20 characters (default vSSD<n>, n = "
                 "instance)" },

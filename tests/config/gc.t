@@ -23,6 +23,7 @@ for s in 0 1 2 3 4; do
     accept femu,gc_strategy=$s
 done
 accept femu,gc_thres_pcent=95,gc_thres_pcent_high=95
-refuse "gc_thres_pcent_high=1 forced GC" femu,gc_thres_pcent=1,gc_thres_pcent_high=1,hot_cold_sep=on
+refuse "gc_thres_pcent_high=1 forced GC" femu,gc_thres_pcent=1,gc_thres_pcent_high=1,hot_cold_sep=on,gc_own_line=on
+refuse "gc_thres_pcent_high=1" femu,gc_thres_pcent=1,gc_thres_pcent_high=1,hot_cold_sep=on
 accept femu,gc_thres_pcent=5,gc_thres_pcent_high=5,hot_cold_sep=on,devsz_mb=128
 finish
