@@ -30,7 +30,7 @@ trap 'rm -f "$job" ${img:+"$img"}' EXIT
 cat > "$job" <<'EOF'
 set -e
 kind=$1
-c0() {   # decode vendor log page C0h (SPEC 2.5): WAF x1000, host, GC, programmed
+c0() {   # decode vendor log page C0h (docs/log-pages.md): WAF x1000, host, GC, programmed
     nvme get-log /dev/nvme0 --log-id=0xc0 --log-len=512 --raw-binary > /tmp/c0
     python3 -c 'import struct,sys; d=open("/tmp/c0","rb").read(); w,=struct.unpack_from("<I",d,0); h,g,p=struct.unpack_from("<QQQ",d,8); print("  C0h: WAF x1000 = %d, host pages = %d, GC pages = %d, programmed pages = %d" % (w,h,g,p))'
 }

@@ -22,7 +22,7 @@ start() {
         -monitor stdio "$@" 2>&1
 }
 
-# 1. help lists every SPEC 2.1 property with its default
+# 1. help lists every documented property with its default
 help=$("$QEMU" -device femu,help 2>&1)
 for p in "femu_mode=<uint32> .*(default: 1)" "nchs=<uint32> .*(default: 8)" \
          "luns_per_ch=<uint32> .*(default: 8)" "pls_per_lun=<uint32> .*(default: 1)" \

@@ -1,8 +1,8 @@
 #!/bin/bash
-# Acceptance checks of SPEC sections 1, 2.1-2.5 and 2.7 (the femu device,
-# its FTL, NAND timing, vendor interfaces and pollers), written from the
-# spec and the user docs, not from the product's own tests.  Exact values
-# are the spec's.  One guest boot (five femu controllers), plus start-up
+# Acceptance checks of the femu device (properties, sizing, its FTL, NAND
+# timing, vendor interfaces and pollers), written from the product
+# specification and the user docs, not from the product's own tests.
+# Exact values are the specified ones.  One guest boot (five femu controllers), plus start-up
 # refusals run directly and femu-sim.  Prints "ok - ..." / "FAIL - ..."
 # per check; exit 0 pass, 77 skip (no QEMU built), 1 fail.
 . "$(dirname "$0")/lib.sh"
@@ -52,7 +52,7 @@ if [ -x "$SIM" ]; then
         "namespace: 3355443 blocks of 512 B (1.72 GB), 128 lines of 16777216 B"
     check "2.1 gc_strategy=1 is cost-benefit (femu-sim)" "$(run_sim gc_strategy=1)" "$(run_sim gc_policy=cost-benefit)"
     # at the smallest accepted spare, 2 GiB of uniform 4 KiB overwrites
-    # force GC and no write fails (SPEC 2.3: never out of free lines)
+    # force GC and no write fails (the device never runs out of free lines)
     row=$("$SIM" $EX,op_pcent=7 --phase f:seqfill --phase r:randwrite,size=2g --seed=2 | awk '$1 == "r"')
     set -- $row
     [ -n "$row" ] && [ "${10}" -gt 0 ] && [ "${11}" = 0 ] &&
@@ -122,7 +122,7 @@ refuse femu,gc_thres_pcent=80,gc_thres_pcent_high=70 'gc_thres_pcent_high=70' "2
 #  accT/accF: 32 MiB NAND, 4096 B blocks, GC under random overwrites, timed / delays off
 # The guest's half: checks printed as ok/FAIL lines, exit status = its result
 cat > "$D/guest.sh" <<'GUEST_EOF'
-# Guest half of tests/guest/spec-device.t: SPEC 2.1-2.5 checked from the
+# Guest half of tests/guest/spec-device.t: the device's behaviour checked from the
 # guest with nvme-cli and fio.  Prints "ok - ..." / "FAIL - ..." per check.
 set -u
 FAILS=0

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Acceptance checks of SPEC.md sections 2.6 (NVMe controller), 3 (FDP) and
-# 4 (scripts, runner), written from the spec, not from the other tests.
+# Acceptance checks of the NVMe controller, FDP and the scripts and runner,
+# written from the product specification, not from the other tests.
 # Two guest boots: (1) a tutorial-01 SSD (vSSD0) next to an FDP SSD
 # (vSSD1, fdp.nruh=4, 8 MiB reclaim units) with ~90 checks, then a guest
 # reboot that must keep the data; (2) a fresh QEMU: the data is gone and
@@ -72,7 +72,7 @@ if qstart -device femu,femu_mode=1,devsz_mb=12288; then
 else
     no "2.6: QEMU did not start: $(cat "$D/qout")"; kill $QPID 2>/dev/null; qwait
 fi
-# 128 handles (issue #5: up to 128 must work) on the default geometry
+# 128 handles (up to 128 must work) on the default geometry
 if qstart -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=128 -device femu,subsys=fdp0; then
     kill -TERM $QPID; qwait; rc=$?
     [ $rc = 0 ] && ok "2.6/3: QEMU with fdp.nruh=128 starts, and exits 0 on SIGTERM" ||
