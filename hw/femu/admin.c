@@ -249,7 +249,9 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.endgidmax = cpu_to_le16(femu_fdp_endgid(n));
     id.sqes = (FEMU_SQES << 4) | FEMU_SQES;
     id.cqes = (FEMU_CQES << 4) | FEMU_CQES;
-    id.maxcmd = cpu_to_le16(n->mqes + 1);
+    /* a queue of mqes + 1 entries; MAXCMD is 16 bits: mqes=65535 would
+     * wrap to 0 */
+    id.maxcmd = cpu_to_le16(MIN((uint32_t)n->mqes + 1, UINT16_MAX));
     id.nn = cpu_to_le32(1);
     id.oncs = cpu_to_le16(NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES |
                           NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP);

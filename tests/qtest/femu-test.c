@@ -2029,6 +2029,38 @@ static void test_cq_full(void)
 }
 
 /*
+ * Identify Controller MAXCMD (Base 2.0, 5.17.2.1) is 16 bits: with the
+ * largest queues (mqes=65535: 65536 entries) it is clamped to 65535, not
+ * wrapped to 0 (a host that divides its queue depth by it, or sizes by
+ * it, would see "no commands").  CAP.MQES reports mqes as given.
+ */
+static void test_maxcmd(void)
+{
+    static const struct {
+        const char *opts;
+        uint16_t mqes, maxcmd;
+    } rows[] = {
+        { "", 0x3ff, 0x400 },
+        { "mqes=65534", 65534, 65535 },
+        { "mqes=65535", 65535, 65535 },
+    };
+
+    for (int i = 0; i < ARRAY_SIZE(rows); i++) {
+        Ctrl *c = ctrl_start(rows[i].opts);
+        NvmeIdCtrl id;
+
+        g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
+                        NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, &id, sizeof(id));
+        g_test_message("%s: CAP.MQES %u, MAXCMD %u", rows[i].opts,
+                       rd32(c, NVME_REG_CAP) & 0xffff, le16_to_cpu(id.maxcmd));
+        g_assert_cmpuint(rd32(c, NVME_REG_CAP) & 0xffff, ==, rows[i].mqes);
+        g_assert_cmpuint(le16_to_cpu(id.maxcmd), ==, rows[i].maxcmd);
+        ctrl_stop(c);
+    }
+}
+
+/*
  * Regression (random-chaos, seed 4244956249, step 28): bus mastering off
  * while an I/O SQ has new entries, then a controller reset.  The poller
  * read the SQ entry from what was no longer RAM for the device; that
@@ -3272,6 +3304,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/fdp/handles128", test_fdp_handles128);
     qtest_add_func("/femu/fdp/off", test_fdp_off);
     qtest_add_func("/femu/cq-full", test_cq_full);
+    qtest_add_func("/femu/maxcmd", test_maxcmd);
     qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
     qtest_add_func("/femu/random-chaos", test_random_chaos);
