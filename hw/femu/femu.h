@@ -111,7 +111,9 @@ typedef struct FemuCQ {
     uint8_t phase;
     bool irq_enabled;
     bool irq_pending;       /* a CQE was posted, interrupt not yet sent */
-    bool full;              /* a poller waits for space */
+    /* bit i: poller i holds completions parked until this CQ has space
+     * (atomic; the head doorbell wakes those pollers) */
+    uint32_t parked_mask;
     int nsqs;               /* SQs that complete into this CQ */
     uint64_t dma_addr;
     uint64_t db_addr;       /* shadow doorbell, 0 when not used */
@@ -164,6 +166,11 @@ struct FemuPoller {
     FemuPending *heap;      /* min-heap by (due_ns, seq) */
     size_t nheap;
     size_t heap_cap;
+    /* due completions whose CQ was full, in due order: they wait for
+     * the host to move that CQ's head, without a timer */
+    FemuPending *parked;
+    size_t nparked;
+    size_t parked_cap;
     uint64_t seq;
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
@@ -325,6 +332,7 @@ FemuSQ *femu_sq_new(FemuCtrl *n, uint16_t sqid, uint64_t addr, uint32_t size,
 void femu_sq_free(FemuCtrl *n, FemuSQ *sq);
 bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
                   uint32_t result);
+bool femu_cq_has_space(FemuCQ *cq);
 uint32_t femu_sq_tail(FemuSQ *sq);
 bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd);
 void femu_sq_set_eventidx(FemuSQ *sq);
@@ -370,6 +378,7 @@ void femu_poller_attach(FemuCtrl *n, FemuSQ *sq);
 void femu_poller_detach(FemuCtrl *n, FemuSQ *sq);
 void femu_poller_kick(FemuPoller *p);
 void femu_pollers_kick_all(FemuCtrl *n);
+void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq);
 void femu_pollers_quiesce(FemuCtrl *n);
 void femu_pollers_lock_all(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);

@@ -18,6 +18,14 @@
  * indexes so that a guest using shadow doorbells rings the MMIO doorbell
  * for new work.  An idle device therefore costs no host CPU.
  *
+ * A completion that is due while its CQ is full is parked (in due
+ * order) until the host moves that CQ's head: the head doorbell wakes
+ * the pollers with parked completions for it, and a poller about to
+ * sleep publishes the CQ's event index, so that a host using shadow
+ * doorbells rings the MMIO one.  A host that never consumes its
+ * completions therefore costs no CPU either; completions for other CQs
+ * of the same poller go on meanwhile.
+ *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -170,6 +178,39 @@ static void femu_heap_pop(FemuPoller *p)
     }
 }
 
+static uint32_t femu_poller_bit(FemuPoller *p)
+{
+    return 1u << p->index;
+}
+
+/* Keep a due completion until its CQ has space (femu_unpark). */
+static void femu_park(FemuPoller *p, const FemuPending *e)
+{
+    FemuCQ *cq = e->sq->cq;
+
+    if (p->nparked == p->parked_cap) {
+        p->parked_cap = p->parked_cap ? p->parked_cap * 2 : 64;
+        p->parked = g_renew(FemuPending, p->parked, p->parked_cap);
+    }
+    p->parked[p->nparked++] = *e;
+    if (!(qatomic_read(&cq->parked_mask) & femu_poller_bit(p))) {
+        /* a full barrier: pairs with the one in the head doorbell */
+        qatomic_or(&cq->parked_mask, femu_poller_bit(p));
+        trace_femu_cq_park(cq->cqid, p->index);
+    }
+}
+
+/* Clear this poller's bit in cq->parked_mask if it parks nothing there. */
+static void femu_park_mask_update(FemuPoller *p, FemuCQ *cq)
+{
+    for (size_t i = 0; i < p->nparked; i++) {
+        if (p->parked[i].sq->cq == cq) {
+            return;
+        }
+    }
+    qatomic_and(&cq->parked_mask, ~femu_poller_bit(p));
+}
+
 /* Post a completion now; false if its CQ is full. */
 static bool femu_complete(FemuPoller *p, FemuPending *e, int64_t now)
 {
@@ -187,7 +228,48 @@ static bool femu_complete(FemuPoller *p, FemuPending *e, int64_t now)
     return true;
 }
 
-/* Post every completion that is due; returns true if any was posted. */
+/*
+ * Post the parked completions whose CQ has space again, in order: once
+ * one of a CQ's does not fit, the later ones of that CQ stay parked
+ * behind it.  Returns true if any was posted.
+ */
+static bool femu_unpark(FemuPoller *p)
+{
+    FemuCQ *seen[FEMU_MAX_IOQPAIRS + 1] = {};
+    DECLARE_BITMAP(blocked, FEMU_MAX_IOQPAIRS + 1);
+    bool progress = false;
+    size_t keep = 0;
+
+    if (!p->nparked) {
+        return false;
+    }
+    bitmap_zero(blocked, FEMU_MAX_IOQPAIRS + 1);
+    for (size_t i = 0; i < p->nparked; i++) {
+        FemuPending *e = &p->parked[i];
+        FemuCQ *cq = e->sq->cq;
+
+        seen[cq->cqid] = cq;
+        if (!test_bit(cq->cqid, blocked) && femu_complete(p, e, get_clock())) {
+            progress = true;
+            continue;
+        }
+        set_bit(cq->cqid, blocked);
+        p->parked[keep++] = *e;
+    }
+    p->nparked = keep;
+    for (int q = 0; q <= FEMU_MAX_IOQPAIRS; q++) {
+        if (seen[q] && !test_bit(q, blocked)) {
+            qatomic_and(&seen[q]->parked_mask, ~femu_poller_bit(p));
+        }
+    }
+    return progress;
+}
+
+/*
+ * Post every completion that is due, or park it if its CQ is full (or
+ * already has parked ones, which it must not overtake).  Returns true if
+ * any was posted or parked.
+ */
 static bool femu_post_due(FemuPoller *p, int64_t *next_due)
 {
     bool progress = false;
@@ -200,10 +282,9 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
             *next_due = e->due_ns;
             return progress;
         }
-        if (!femu_complete(p, e, now)) {
-            /* CQ full: wait for the host to consume; retry soon */
-            *next_due = now + FEMU_WAKE_MARGIN_MIN_NS * 4;
-            return progress;
+        if ((qatomic_read(&e->sq->cq->parked_mask) & femu_poller_bit(p)) ||
+            !femu_complete(p, e, now)) {
+            femu_park(p, e);
         }
         femu_heap_pop(p);
         progress = true;
@@ -258,6 +339,7 @@ static bool femu_fetch(FemuPoller *p)
             e.result = req.result;
             now = get_clock();
             if (!(e.due_ns <= now && !p->nheap &&
+                  !(qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
                   femu_complete(p, &e, now))) {
                 femu_heap_push(p, &e);
             }
@@ -288,12 +370,17 @@ static void femu_poller_signal(FemuPoller *p)
     }
 }
 
+/* New commands, or space in a CQ that holds parked completions. */
 static bool femu_has_new_work(FemuPoller *p)
 {
     for (int i = 0; i < p->nsqs; i++) {
         FemuSQ *sq = p->sqs[i];
 
         if (sq->inflight < sq->size - 1 && femu_sq_tail(sq) != sq->head) {
+            return true;
+        }
+        if ((qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
+            femu_cq_has_space(sq->cq)) {
             return true;
         }
     }
@@ -334,7 +421,8 @@ static void *femu_poller_thread(void *opaque)
 
         /* due completions first: they are what timing accuracy is about */
         qemu_mutex_lock(&p->lock);
-        progress = femu_post_due(p, &next_due);
+        progress = femu_unpark(p);
+        progress |= femu_post_due(p, &next_due);
         progress |= femu_fetch(p);
         progress |= femu_post_due(p, &next_due);
         qemu_mutex_unlock(&p->lock);
@@ -382,6 +470,18 @@ static void *femu_poller_thread(void *opaque)
         idle_since = get_clock();
     }
     return NULL;
+}
+
+/* Wake the pollers that park completions for cq (its head moved). */
+void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq)
+{
+    uint32_t mask = qatomic_read(&cq->parked_mask);
+
+    for (uint32_t i = 0; n->pollers && mask && i < n->npollers; i++) {
+        if (mask & (1u << i)) {
+            femu_poller_kick(&n->pollers[i]);
+        }
+    }
 }
 
 void femu_poller_kick(FemuPoller *p)
@@ -487,6 +587,7 @@ void femu_pollers_stop(FemuCtrl *n)
         event_notifier_cleanup(&p->kick);
         qemu_mutex_destroy(&p->lock);
         g_free(p->heap);
+        g_free(p->parked);
     }
     g_free(n->pollers);
     n->pollers = NULL;
@@ -536,6 +637,23 @@ void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
         }
         femu_cq_post(sq->cq, sq, e.cid, NVME_CMD_ABORT_SQ_DEL, 0);
     }
+    /* parked ones too (if the CQ is still full, the entry is lost, as
+     * on a real bus: the host deleted the SQ without consuming them) */
+    {
+        size_t kept = 0;
+
+        for (size_t i = 0; i < p->nparked; i++) {
+            FemuPending e = p->parked[i];
+
+            if (e.sq != sq) {
+                p->parked[kept++] = e;
+                continue;
+            }
+            femu_cq_post(sq->cq, sq, e.cid, NVME_CMD_ABORT_SQ_DEL, 0);
+        }
+        p->nparked = kept;
+        femu_park_mask_update(p, sq->cq);
+    }
     /* rebuild the heap from what is left */
     {
         FemuPending *old = p->heap;
@@ -565,9 +683,11 @@ void femu_pollers_quiesce(FemuCtrl *n)
         qemu_mutex_lock(&p->lock);
         for (int k = 0; k < p->nsqs; k++) {
             p->sqs[k]->poller = NULL;
+            qatomic_set(&p->sqs[k]->cq->parked_mask, 0);
         }
         p->nsqs = 0;
         p->nheap = 0;
+        p->nparked = 0;
         qemu_mutex_unlock(&p->lock);
     }
 }

@@ -266,6 +266,17 @@ bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd)
     return true;
 }
 
+/* A completion can be posted now (the host's head, shadow or MMIO). */
+bool femu_cq_has_space(FemuCQ *cq)
+{
+    bool space;
+
+    qemu_mutex_lock(&cq->lock);
+    space = (cq->tail + 1) % cq->size != femu_cq_head(cq);
+    qemu_mutex_unlock(&cq->lock);
+    return space;
+}
+
 /*
  * Post one completion queue entry (NVMe 2.0 4.2.1).  Returns false when
  * the CQ is full; the caller keeps the completion and retries.
@@ -279,11 +290,9 @@ bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
 
     qemu_mutex_lock(&cq->lock);
     if ((cq->tail + 1) % cq->size == femu_cq_head(cq)) {
-        qatomic_set(&cq->full, true);
         qemu_mutex_unlock(&cq->lock);
         return false;
     }
-    qatomic_set(&cq->full, false);
     cqe.result = cpu_to_le32(result);
     cqe.dw1 = 0;
     cqe.sq_head = cpu_to_le16(sq->head);

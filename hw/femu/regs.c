@@ -276,9 +276,13 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
                                   "head past the posted entries");
             return;
         }
-        if (qatomic_read(&cq->full)) {
-            femu_pollers_kick_all(n);
-        }
+        /*
+         * wake the pollers that parked completions for this CQ; the full
+         * barrier pairs with the one before a poller sleeps (it then
+         * sees the new head) and with the one that sets its bit
+         */
+        smp_mb();
+        femu_pollers_kick_parked(n, cq);
         femu_irq_update_pin(n);
     } else {
         FemuSQ *sq = n->sq[qid];

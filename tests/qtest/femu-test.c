@@ -2060,6 +2060,165 @@ static void test_maxcmd(void)
     }
 }
 
+/* Linux's shadow doorbell rule: ring the MMIO doorbell only if the
+ * controller's event index lies in (old, new]. */
+static bool ei_need_event(uint16_t ei, uint16_t new, uint16_t old)
+{
+    return (uint16_t)(new - ei - 1) < (uint16_t)(new - old);
+}
+
+/*
+ * Consume the next CQE of CQ cqid (tracked in c->q[cqid]); with shadow
+ * doorbells only the shadow head is written, and the MMIO doorbell rung
+ * only when the event index asks for it, as Linux does.
+ */
+static bool reap_ei(Ctrl *c, int cqid, NvmeCqe *cqe, int timeout_us)
+{
+    Queue *q = &c->q[cqid];
+    uint16_t old = q->head;
+    uint32_t ei;
+
+    if (!c->dbs) {
+        return reap(c, cqid, cqe, timeout_us);
+    }
+    for (int t = 0; t < timeout_us; t += 200) {
+        qtest_memread(c->qts, q->cq + q->head * sizeof(*cqe), cqe,
+                      sizeof(*cqe));
+        if ((le16_to_cpu(cqe->status) & 1) == q->phase) {
+            q->head = (q->head + 1) % q->cqsize;
+            if (q->head == 0) {
+                q->phase ^= 1;
+            }
+            shadow_db(c, cqid, 1, q->head);
+            qtest_memread(c->qts, c->eis + (2 * cqid + 1) * 4, &ei,
+                          sizeof(ei));
+            if (ei_need_event(le32_to_cpu(ei), q->head, old)) {
+                wr32(c, DB(cqid, 1), q->head);
+            }
+            return true;
+        }
+        g_usleep(200);
+    }
+    return false;
+}
+
+/*
+ * A host that leaves a CQ full: here CQ 2 of 2 entries (it holds one
+ * completion) while more commands complete for it.  The controller
+ * parks those completions until the host moves the head, and meanwhile
+ * its pollers use no CPU: measured from /proc over 2 s, they must stay
+ * under 5% of a core (a poller that retried on a timer used ~70% of
+ * one, forever).  Then every completion arrives, each SQ's in order.
+ * Round 0: one poller, MMIO doorbells.  Round 1: two pollers whose SQs
+ * (1 and 2) share the CQ, with shadow doorbells: the host writes the
+ * shadow head and rings the MMIO doorbell only when the event index
+ * asks for it, so the controller must publish the index before it
+ * sleeps.
+ */
+static void test_cq_park(void)
+{
+    const char *saved = extra_args;
+    long hz = sysconf(_SC_CLK_TCK);
+
+    for (int round = 0; round < 2; round++) {
+        int nsq = round + 1, per = 8, got[3] = {}, seen = 0;
+        uint16_t first[3];
+        Queue *q2;
+        Ctrl *c;
+        uint64_t t0, t1;
+        int64_t w0, w1;
+        double frac;
+        NvmeCqe cqe;
+
+        extra_args = "-name femu-qtest,debug-threads=on";
+        c = ctrl_start(round ? "pollers=2" : "pollers=1");
+        extra_args = saved;
+        /* the health check's queue pair 1 makes way */
+        g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_SQ, IOQ), ==,
+                        NVME_SUCCESS);
+        g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_CQ, IOQ), ==,
+                        NVME_SUCCESS);
+        memset(&c->q[1], 0, sizeof(c->q[1]));
+        if (round) {
+            uint64_t shadow = guest_alloc(&c->qs->alloc, 2 * PAGE);
+            NvmeCmd cmd = mk(NVME_ADM_CMD_DBBUF_CONFIG, 0, shadow,
+                             shadow + PAGE);
+
+            qtest_memset(c->qts, shadow, 0, 2 * PAGE);
+            g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+            c->dbs = shadow;
+            c->eis = shadow + PAGE;
+        }
+        q2 = &c->q[2];
+        memset(q2, 0, sizeof(*q2));
+        q2->sq = ring_page(c, 2, 0);
+        q2->cq = ring_page(c, 2, 1);
+        q2->sqsize = QDEPTH;
+        q2->cqsize = 2;
+        q2->phase = 1;
+        qtest_memset(c->qts, q2->cq, 0, PAGE);
+        g_assert_cmphex(create_cq(c, 2, 2, 1, 0, q2->cq), ==, NVME_SUCCESS);
+        g_assert_cmphex(create_sq(c, 2, QDEPTH, 2, q2->sq), ==, NVME_SUCCESS);
+        if (nsq == 2) {
+            c->q[1].sq = ring_page(c, 1, 0);
+            c->q[1].sqsize = QDEPTH;
+            g_assert_cmphex(create_sq(c, 1, QDEPTH, 2, c->q[1].sq), ==,
+                            NVME_SUCCESS);
+        }
+        for (int k = 0; k < nsq; k++) {
+            int qid = 2 - k;
+
+            first[qid] = c->cid + 1;
+            for (int i = 0; i < per; i++) {
+                NvmeCmd cmd = mk(NVME_CMD_FLUSH, 1, 0, 0);
+                submit(c, qid, &cmd);
+            }
+        }
+        /* the one completion that fits, then nothing more */
+        g_assert(cqe_posted(c, 2, 0, TIMEOUT_US));
+        g_usleep(100 * 1000);
+        t0 = thread_ticks(c->qts, "femu-poller");
+        w0 = g_get_monotonic_time();
+        g_usleep(2 * G_USEC_PER_SEC);
+        t1 = thread_ticks(c->qts, "femu-poller");
+        w1 = g_get_monotonic_time();
+        frac = (double)(t1 - t0) / hz / ((w1 - w0) / 1e6);
+        g_test_message("round %d (%d poller%s, %s doorbells): the pollers "
+                       "used %.1f%% of a core with CQ 2 full (%" PRIu64
+                       " ticks in %.2f s)", round, nsq, nsq > 1 ? "s" : "",
+                       round ? "shadow" : "MMIO", 100 * frac, t1 - t0,
+                       (w1 - w0) / 1e6);
+        g_assert_cmpfloat(frac, <, 0.05);
+        /* the full CQ was respected: its other slot is still empty */
+        g_assert_false(cqe_posted(c, 2, 1, 1000));
+        /* now consume: everything arrives, each SQ's in order */
+        while (seen < nsq * per) {
+            uint16_t cid, sqid;
+
+            g_assert(reap_ei(c, 2, &cqe, TIMEOUT_US));
+            cid = le16_to_cpu(cqe.cid);
+            sqid = le16_to_cpu(cqe.sq_id);
+            g_assert(sqid == 2 || (nsq == 2 && sqid == 1));
+            g_assert_cmpuint(cid, ==, (uint16_t)(first[sqid] + got[sqid]));
+            g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==,
+                            NVME_SUCCESS);
+            got[sqid]++;
+            seen++;
+        }
+        g_assert_false(cqe_posted(c, 2, 0, 100 * 1000));
+        /* give the health check its queue pair back */
+        for (int k = 0; k < nsq; k++) {
+            g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_SQ, 2 - k), ==,
+                            NVME_SUCCESS);
+        }
+        g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_CQ, 2), ==,
+                        NVME_SUCCESS);
+        q2->live = false;
+        setup_io(c, IOQ);
+        ctrl_stop(c);
+    }
+}
+
 /*
  * Regression (random-chaos, seed 4244956249, step 28): bus mastering off
  * while an I/O SQ has new entries, then a controller reset.  The poller
@@ -3304,6 +3463,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/fdp/handles128", test_fdp_handles128);
     qtest_add_func("/femu/fdp/off", test_fdp_off);
     qtest_add_func("/femu/cq-full", test_cq_full);
+    qtest_add_func("/femu/cq-park", test_cq_park);
     qtest_add_func("/femu/maxcmd", test_maxcmd);
     qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
