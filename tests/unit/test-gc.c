@@ -317,6 +317,88 @@ static void test_forced_fallback(void)
     ftl_free(f);
 }
 
+/*
+ * The reserve rule without FDP is exact for every placement: on small
+ * geometries, the smallest op_pcent the rule accepts (for each
+ * gc_thres_pcent_high, hot_cold_sep, gc_own_line and policy) survives a
+ * fill and 4 x the namespace of random overwrites (half of them to a hot
+ * tenth) with no failed write.  (Counting an open line as holding at
+ * least one page, true before the write pointer took its next line the
+ * moment one filled, failed 105 of these 200 configurations.)
+ */
+static void test_reserve_limit_sweep(void)
+{
+    static const uint32_t highs[] = { 80, 95, 100 };
+    uint32_t runs = 0, forced = 0;
+
+    for (uint32_t geo = 0; geo < 6; geo++) {
+        for (uint32_t hi = 0; hi < 3; hi++) {
+            for (uint32_t mode = 0; mode < 4; mode++) {
+                for (int pol = 0; pol <= FTL_GC_DCHOICE; pol++) {
+                    struct ftl_config c;
+                    struct ftl *f;
+                    uint64_t s = 7 + geo * 131 + hi * 17 + mode * 5 + pol;
+                    uint32_t lp, op;
+                    bool failed = false;
+
+                    small_cfg(&c);
+                    c.nchs = 1 + geo % 2;
+                    c.luns_per_ch = 1 + geo / 3;
+                    c.pgs_per_blk = 4 + 4 * (geo % 3);
+                    c.blks_per_pl = 12 + 7 * geo;
+                    c.gc_thres_pcent = 50;
+                    c.gc_thres_pcent_high = highs[hi];
+                    c.hot_cold_sep = mode & 1;
+                    c.gc_own_line = (mode & 2) != 0;
+                    c.gc_policy = (enum ftl_gc_policy)pol;
+                    for (op = 0; op <= 400; op++) {
+                        c.op_pcent = (int32_t)op;
+                        if (ftl_config_validate(&c, NULL, 0) == 0) {
+                            break;
+                        }
+                    }
+                    if (op > 400 || op == 0) {
+                        continue;
+                    }
+                    f = must_new(&c);
+                    if (!f) {
+                        continue;
+                    }
+                    runs++;
+                    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+                    lp = ftl_logical_pages(f);
+                    for (uint32_t l = 0; l < lp && !failed; l++) {
+                        failed |= wpage(f, l, 0) == FTL_TIME_ERROR;
+                        ftl_background_gc(f, 0);
+                    }
+                    for (uint32_t i = 0; i < 4 * lp && !failed; i++) {
+                        uint32_t l = (uint32_t)(trand(&s) %
+                                                (i & 1 ? lp : lp / 10 + 1));
+                        failed |= wpage(f, l, 0) == FTL_TIME_ERROR;
+                        ftl_background_gc(f, 0);
+                    }
+                    if (failed) {
+                        fprintf(stderr, "reserve sweep: nchs=%u luns=%u "
+                                "pgs=%u blks=%u high=%u hcs=%d own=%d "
+                                "policy %d op_pcent=%u: a write failed\n",
+                                c.nchs, c.luns_per_ch, c.pgs_per_blk,
+                                c.blks_per_pl, c.gc_thres_pcent_high,
+                                c.hot_cold_sep, c.gc_own_line, pol, op);
+                    }
+                    CHECK(!failed);
+                    forced += f->ctr.forced_gc_lines > 0;
+                    CHECK_INVARIANTS(f);
+                    ftl_free(f);
+                }
+            }
+        }
+    }
+    CHECK(runs >= 180);
+    CHECK(forced >= runs / 2);
+    printf("reserve limit sweep: %u configurations at their smallest "
+           "op_pcent, forced GC in %u\n", runs, forced);
+}
+
 int main(void)
 {
     test_policies();
@@ -325,5 +407,6 @@ int main(void)
     test_forced();
     test_nothing_reclaimable();
     test_forced_fallback();
+    test_reserve_limit_sweep();
     return test_done("test-gc");
 }

@@ -188,11 +188,15 @@ uint32_t ftl_reserve_open_lines(const struct ftl_config *cfg)
  *   (a) H + 1 <= N: while forced GC relocates a victim it may open one
  *       more line before the victim is erased, so a free line must exist
  *       when H are in use;
- *   (b) lpages <= (H - O) * P, O = open write lines of all streams: with
- *       every logical page valid and each open line holding no valid data,
- *       the closed lines below the threshold must still hold all data with
- *       at least one invalid page somewhere, so each forced collection
- *       makes progress.
+ *   (b) lpages <= (H - O) * P - 1 (FDP: lpages <= (H - O) * P), O = open
+ *       write lines of all streams: with every logical page valid and each
+ *       open line holding no valid data, the closed lines below the
+ *       threshold must still hold all data with at least one invalid page
+ *       somewhere, so each forced collection makes progress.  Without FDP
+ *       an open line can be empty (taken when the previous one filled), so
+ *       the closed lines may hold no more than one page less than they
+ *       can; an FDP unit opens with the page that needs it, and the page
+ *       it holds leaves its old copy invalid in a closed line.
  * Returns 0 or -1 with the message.
  */
 static int check_reserve(const struct ftl_config *c, char *err, size_t len)
@@ -214,6 +218,13 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
         return -1;
     }
     cap = high > open ? (high - open) * ppl : 0;
+    /* without FDP the write pointers take their next line the moment one
+     * fills, so every open line may be empty when forced GC runs: the
+     * closed lines must then hold one page more than the data (with FDP a
+     * unit opens with the page that needs it) */
+    if (c->fdp_nruh == 0 && cap > 0) {
+        cap--;
+    }
     if (lp <= cap) {
         return 0;
     }
