@@ -143,7 +143,9 @@ check-valgrind: $(BUILD_DIR)/build.ninja
 # regenerate the tutorials' tables from scratch, guest (femu-run + the
 # tutorial scripts) and simulator side by side, and splice them into
 # docs/tutorials/*.md (scripts/tables/regen.sh --help).  scaled: minutes
-# under TCG; full: the tutorials' device, hours under TCG.
+# under TCG; full: the tutorials' device, hours under TCG.  The runs go in
+# parallel with GNU parallel, one per free core (REGEN_FLAGS="-j N" to
+# choose; "--hosts a,b" to spread them over hosts by ssh).
 SCALE ?= scaled
 TABLES ?=
 REGEN_FLAGS ?=

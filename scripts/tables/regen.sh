@@ -11,11 +11,13 @@
 #   scripts/tables/regen.sh [--scale full|scaled] [--sim-only] [--out DIR]
 #                           [--only TABLE[,TABLE...]] [--group N] [--no-splice]
 #                           [--splice-only] [--rows zipf|I,J,...]
+#                           [-j N] [--hosts SSHLOGIN[,SSHLOGIN...]]
+#                           [--hosts-file FILE]
 #
-# Also: make tables [SCALE=full] [TABLES=02-op,...] [REGEN_FLAGS=--no-splice]
+# Also: make tables [SCALE=full] [TABLES=02-op,...] [REGEN_FLAGS="--no-splice -j 4"]
 #
 # Tables: 02-threshold 02-op 02-policy 02-hotcold 04-fdp 05-latency
-# (04-fdp runs engineer E's scripts/tutorials/fdp-run.sh, see docs/fdp.md).
+# (04-fdp runs scripts/tutorials/fdp-run.sh, see docs/fdp.md).
 #
 # --scale full    the configurations the tutorials name: 2 GiB of NAND
 #                 (nchs=4,luns_per_ch=4,blks_per_pl=128), fill, age with
@@ -40,11 +42,37 @@
 # --group N       devices per guest boot (default: all rows of a table when
 #                 scaled, 1 when full: a full-size device keeps up to 1.6
 #                 GiB of written data in host memory).
+# -j N            run N configurations at once: each femu-sim row and each
+#                 guest boot (a group of rows, or 04-fdp's two devices) is
+#                 one job, run by GNU parallel (installed with apt-get when
+#                 missing and run as root; -j 1 needs no GNU parallel).
+#                 Default: one job per free core (CPUs minus the 1-minute
+#                 load average, at least 1), fewer if MemAvailable cannot
+#                 hold that many guests.  The fragments come out as a
+#                 serial run writes them: rows in table order, boot times
+#                 sorted.  05-latency measures time, so it runs alone on
+#                 this host after every other job has finished.
+# --hosts LIST    spread the jobs over hosts by ssh (GNU parallel's
+#                 --sshlogin: "host", "user@host", "N/host" for at most N
+#                 jobs there, ":" for this host; comma-separated).  Without
+#                 -j each host runs one job per CPU thread.  Each host
+#                 needs: key-based ssh login without a prompt; GNU
+#                 parallel, rsync and perl; this checkout at the same path
+#                 (the tutorial scripts, femu-run and the guest scripts are
+#                 checked against this host's: a host whose copy differs
+#                 fails its first job); the embedded guest built there
+#                 (make guest); QEMU's runtime libraries (make build there,
+#                 or ./configure).  The QEMU and femu-sim binaries of this
+#                 run are copied to each host (same /tmp path), removed at
+#                 the end.
+# --hosts-file F  the same, one sshlogin per line (GNU parallel's
+#                 --sshloginfile).
 # A table's fragment is rewritten after every guest boot: an interrupted
 # run keeps the rows it measured (the others read "not measured"); each
 # fragment records the guest's seconds per row and the wall time per boot.
 # Guest WAF runs use waf-run.sh NODELAY=1 (0xEF code 4: NAND times 0): page
-# counts and so the WAF do not depend on timing, the run is much faster.
+# counts and so the WAF do not depend on timing, the run is much faster,
+# and parallel boots do not change them.
 # The guest kernel gets no_timer_check: under TCG on a loaded host its
 # IO-APIC timer check can fail and panic the boot (seen here).
 # Environment: FEMU_QEMU (QEMU binary; the run boots a copy of it taken at
@@ -52,15 +80,18 @@
 # /tmp/femu-build.lock), FEMU_SIM (femu-sim binary), RUNNER_ARGS (extra
 # scripts/femu-run options, e.g. "--accel tcg").
 set -uo pipefail
-ROOT=${FEMU_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# SRC: this checkout (scripts); ROOT: where docs/ is read and written
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ROOT=${FEMU_ROOT:-$SRC}
 ME=regen
 SIM=${FEMU_SIM:-$ROOT/build/femu-sim}
 QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
-RUNNER=$ROOT/scripts/femu-run
-T=$ROOT/scripts/tutorials
+RUNNER=$SRC/scripts/femu-run
+T=$SRC/scripts/tutorials
 # lib.sh (shared helpers of the tutorial scripts) travels with them, when present
 LIBFILE=(); [ -f "$T/lib.sh" ] && LIBFILE=(--file "$T/lib.sh")
 SCALE=scaled SIMONLY=0 OUT="" ONLY="" GROUP="" SPLICE="" ROWS=""
+JOBS="" HOSTS="" HOSTSFILE="" WORKER="" STAMP=""
 die() { echo "$ME: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -72,39 +103,65 @@ while [ $# -gt 0 ]; do
     --rows) ROWS=$2; shift 2 ;;
     --no-splice) SPLICE=0; shift ;;
     --splice-only) ONLY=,none,; SIMONLY=1; SPLICE=1; SPLICEONLY=1; shift ;;
+    -j|--jobs) JOBS=$2; shift 2 ;;
+    -j[0-9]*) JOBS=${1#-j}; shift ;;
+    --hosts) HOSTS=$2; shift 2 ;;
+    --hosts-file) HOSTSFILE=$2; shift 2 ;;
+    # internal: one job, run by the dispatcher (below) here or on a --hosts host
+    --worker) WORKER=$2; shift 2 ;;
+    --qemu) QEMU=$2; shift 2 ;;
+    --sim) SIM=$2; shift 2 ;;
+    --stamp) STAMP=$2; shift 2 ;;
+    --runner-args) RUNNER_ARGS=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
     esac
 done
-[ -x "$SIM" ] || die "$SIM not built (make sim)"
-[ "$SIMONLY" = 1 ] || [ -x "$QEMU" ] || die "$QEMU not built (make qemu), or use --sim-only"
-# Every boot of one run uses a copy of the QEMU binary taken at the start
-# (under the build lock that make and the project's builds hold): a rebuild
-# of the checkout during a long run neither changes the device code half-way
-# through the tables nor makes a boot fail while the new binary is being
-# linked (seen here: "QEMU binary not found", status 127).
-if [ "$SIMONLY" != 1 ]; then
-    SNAP=$(mktemp -d) || die "mktemp failed"
-    trap 'rm -rf "$SNAP"' EXIT
-    flock "${FEMU_BUILD_LOCK:-/tmp/femu-build.lock}" cp "$QEMU" "$SNAP/qemu-system-x86_64" ||
-        die "cannot copy $QEMU"
-    QEMU=$SNAP/qemu-system-x86_64
-fi
+[ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j needs a number of jobs >= 1, not '$JOBS'"
+[ -z "$GROUP" ] || [[ $GROUP =~ ^[1-9][0-9]*$ ]] || die "--group needs a number >= 1, not '$GROUP'"
+[ -z "$HOSTSFILE" ] || [ -r "$HOSTSFILE" ] || die "--hosts-file $HOSTSFILE: cannot read it"
 case $SCALE in
-full)   GEOM=nchs=4,luns_per_ch=4,blks_per_pl=128; AGE=4g MEASURE=4g; : "${GROUP:=1}" ;;
-scaled) GEOM=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32; AGE=2x MEASURE=2x; : "${GROUP:=99}" ;;
+full)   GEOM=nchs=4,luns_per_ch=4,blks_per_pl=128; AGE=4g MEASURE=4g; NAND_MB=2048; : "${GROUP:=1}"
+        FGEO=nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,gc_thres_pcent=95; FSZ=2g ;;
+scaled) GEOM=nchs=2,luns_per_ch=2,blks_per_pl=128,pgs_per_blk=32; AGE=2x MEASURE=2x; NAND_MB=64; : "${GROUP:=99}"
+        FGEO=nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,op_pcent=25,gc_thres_pcent=95; FSZ=128m ;;
 *) die "--scale must be full or scaled" ;;
 esac
-# --sim-only without --out: a check that leaves docs/ alone (below)
-CHECK=0
-if [ "$SIMONLY" = 1 ] && [ -z "$OUT" ] && [ -z "${SPLICEONLY:-}" ]; then
-    CHECK=1 OUT=$(mktemp -d /tmp/femu-tables.XXXXXX) || die "mktemp failed"
-    : "${SPLICE:=0}"
-fi
-: "${OUT:=$ROOT/docs/tables/$SCALE}" "${SPLICE:=1}"
-mkdir -p "$OUT"
 ACCEL=tcg
-HOST="$(nproc) CPUs, $(uname -m), $(date -u +%Y-%m-%d)"
+
+# The WAF tables: TABLES in order, TITLE[name], TROWS[name] (one row a
+# line, "PROPS|ZIPF").  The dispatching run and every worker read these.
+TABLES=(02-threshold 02-op 02-policy 02-hotcold)
+declare -A TITLE TROWS
+TITLE[02-threshold]="GC threshold (op_pcent=25)"
+TROWS[02-threshold]=$(printf '%s\n' "op_pcent=25,gc_thres_pcent=75|" "op_pcent=25,gc_thres_pcent=90|" \
+    "op_pcent=25,gc_thres_pcent=95|")
+TITLE[02-op]="Over-provisioning (gc_thres_pcent=90)"
+TROWS[02-op]=$(printf '%s\n' "op_pcent=7,gc_thres_pcent=90|" "op_pcent=15,gc_thres_pcent=90|" \
+    "op_pcent=25,gc_thres_pcent=90|" "op_pcent=50,gc_thres_pcent=90|" "op_pcent=100,gc_thres_pcent=90|")
+TITLE[02-policy]="Victim policies (op_pcent=25, gc_thres_pcent=95)"
+TROWS[02-policy]=$(for z in "" 1.2; do
+    for p in greedy fifo random cost-benefit d-choice; do
+        echo "op_pcent=25,gc_thres_pcent=95,gc_policy=$p|$z"
+    done
+done)
+TITLE[02-hotcold]="Hot/cold separation under Zipf 1.2 (op_pcent=25, gc_thres_pcent=95)"
+TROWS[02-hotcold]=$(printf '%s\n' "op_pcent=25,gc_thres_pcent=95,gc_policy=greedy,hot_cold_sep=off|1.2" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=greedy,hot_cold_sep=on|1.2" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=cost-benefit,hot_cold_sep=off|1.2" \
+    "op_pcent=25,gc_thres_pcent=95,gc_policy=cost-benefit,hot_cold_sep=on|1.2")
+# table_rows NAME: sets the array rows to NAME's rows
+table_rows() { mapfile -t rows <<<"${TROWS[$1]}"; }
+wanted() { [ -z "$ONLY" ] || [[ $ONLY == *,$1,* ]]; }
+
+# stamp: a digest of the files a job runs (this script, the runner, the
+# guest and the tutorial scripts), so that a --hosts host whose checkout
+# differs refuses to measure instead of mixing versions in one table
+stamp() {
+    (cd "$SRC" && cat scripts/tables/regen.sh scripts/femu-run scripts/tutorials/*.sh \
+        scripts/guest/init scripts/guest/sudo scripts/guest/build-guest.sh 2>/dev/null) |
+        sha256sum | cut -c1-16
+}
 
 # size SIZE PROPS -> bytes for femu-sim: "Nx" = N x namespace, rounded
 # down to whole 4 KiB requests exactly as fio does in the guest
@@ -135,52 +192,208 @@ sim() {
         '$1 == "measure" { printf "%d.%03d %s %s\n", $8 / 1000, $8 % 1000, $6, t }' <<<"$out"
 }
 
-# guest_group TABLE FIRST ROWS...: runs rows FIRST.. (each "PROPS|ZIPF") in
-# the guest, GROUP devices per boot (one boot); sets GW[i]="waf gc_moved
-# measure_seconds fill+age+measure_seconds" for each row it ran and NEXT to
-# the first row it did not run
-declare -a GW
-NEXT=0
-guest_group() {
-    local table=$1 i=$2 n start job log rc t0 wall
-    shift 2
-    local rows=("$@")
-    start=$i
+# ---------------------------------------------------------------- jobs
+# A job prints result lines starting with "@@" on stdout (everything else
+# goes to stderr) and exits non-zero on failure:
+#   sim:TABLE:I       @@sim TABLE I WAF GC_MOVED SECONDS (or "refused - -")
+#   fdpsim:F          @@fdpsim F WAF GC_MOVED (femu-sim, 04-fdp, FDP=F)
+#   guest:TABLE:I,J   one boot with rows I,J,... as devices:
+#                     @@row TABLE I WAF GC_MOVED MEASURE_S F+A+M_S per row,
+#                     then @@boot TABLE I,J WALL_S ACCEL HOST CPUS
+#   fdp               one boot, FDP=0 and FDP=1 on two devices:
+#                     @@fdp F WAF GC_PAGES per device, then
+#                     @@fdpboot WALL_S ACCEL HOST CPUS LOAD_START LOAD_END
+host_id() { echo "$(hostname 2>/dev/null || echo host) $(nproc)"; }
+
+job_sim() {
+    local table=$1 i=$2 r
+    table_rows "$table"
+    r=$(sim "${rows[$i]%|*}" "${rows[$i]#*|}")
+    [ "$r" != FAILED ] || die "$table: $SIM $GEOM,${rows[$i]%|*} failed"
+    echo "@@sim $table $i $r"
+}
+
+job_fdpsim() {
+    local fdp=$1 pid="" s
+    [ "$fdp" = 1 ] && pid=,hot_pid=0,cold_pid=1
+    s=$("$SIM" "$FGEO,fdp.nruh=2" --phase fill:seqfill,bs=128k \
+        --phase age:hotcold,size=$FSZ$pid --phase measure:hotcold,size=$FSZ$pid |
+        awk '$1 == "measure" { printf "%d.%03d %s\n", $8 / 1000, $8 % 1000, $6 }')
+    [ -n "$s" ] || die "04-fdp: $SIM $FGEO,fdp.nruh=2 failed"
+    echo "@@fdpsim $fdp $s"
+}
+
+job_guest() {
+    local table=$1 list=$2 i job log rc t0 wall accel w
+    table_rows "$table"
     job=$(mktemp) log=$(mktemp)
-    local dev=()
+    local dev=() ran=()
+    IFS=, read -r -a ran <<<"$list"
     echo 'sv() { for c in /sys/class/nvme/nvme*; do [ "$(tr -d " " <$c/serial)" = $1 ] && echo /dev/$(basename $c)n1; done; }' >"$job"
-    local ran=()
-    for ((n = 0; n < GROUP && i < ${#rows[@]}; i++)); do
-        want_row "$i" "${rows[$i]}" || continue
-        n=$((n + 1)) ran+=("$i")
+    for i in "${ran[@]}"; do
         local props=${rows[$i]%|*} z=${rows[$i]#*|}
         dev+=(-device "femu,$GEOM,$props,serial=r$i")
         echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE NODELAY=1${z:+ ZIPF=$z}" >>"$job"
     done
-    NEXT=$i
-    [ ${#ran[@]} -gt 0 ] || return 0
-    local label="rows ${ran[0]}-${ran[-1]}"
-    [ ${#ran[@]} = $(( ran[-1] - ran[0] + 1 )) ] || label="rows $(IFS=,; echo "${ran[*]}")"
-    echo "$ME: $table: guest $label ($(( ${#dev[@]} / 2 )) devices, one boot; $(date -u +%H:%M:%S) UTC)" >&2
+    echo "$ME: $table: guest rows $list (${#ran[@]} devices, one boot on $(hostname 2>/dev/null); $(date -u +%H:%M:%S) UTC)" >&2
     t0=$EPOCHREALTIME
     # shellcheck disable=SC2086
     "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} --file "$T/waf-run.sh" \
         "${LIBFILE[@]}" "${dev[@]}" --script "$job" >"$log" 2>"$log.err"
     rc=$?
     wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
-    ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
-    [ $rc = 0 ] || { cat "$log" "$log.err" >&2; die "$table: guest run failed ($rc)"; }
-    for n in "${ran[@]}"; do
-        GW[$n]=$(awk -v s="### row $n" '$0 == s { on = 1; next } /^### / { on = 0 } on' "$log" |
+    accel=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
+    [ $rc = 0 ] || { cat "$log" "$log.err" >&2; rm -f "$job" "$log" "$log.err"; die "$table: guest run failed ($rc)"; }
+    for i in "${ran[@]}"; do
+        w=$(awk -v s="### row $i" '$0 == s { on = 1; next } /^### / { on = 0 } on' "$log" |
             awk -F'[ =]' '/^phase=/ { for (k = 1; k < NF; k++) v[$k] = $(k + 1); t[v["phase"]] = v["seconds"] }
                 /^phase=measure / { w = v["waf_x1000"]; g = v["gc_moved"] }
                 END { if (w != "") printf "%d.%03d %s %s %.0f+%.0f+%.0f\n", w / 1000, w % 1000, g, t["measure"], t["fill"], t["age"], t["measure"] }')
-        [ -n "${GW[$n]}" ] || die "$table: row $n: no measure line in the guest output ($log)"
+        [ -n "$w" ] || { cat "$log" >&2; rm -f "$job" "$log" "$log.err"; die "$table: row $i: no measure line in the guest output"; }
+        echo "@@row $table $i $w"
     done
-    echo "$ME: $table: guest $label done: boot to exit ${wall} s ($ACCEL)" >&2
-    WALL+=("$label: ${wall} s")
+    echo "@@boot $table $list $wall ${accel:-tcg} $(host_id)"
     rm -f "$job" "$log" "$log.err"
 }
+
+job_fdp() {
+    local job log t0 load0 wall f
+    [ -f "$T/fdp-run.sh" ] || die "04-fdp: $T/fdp-run.sh missing"
+    echo "$ME: 04-fdp: guest (one boot on $(hostname 2>/dev/null); $(date -u +%H:%M:%S) UTC)" >&2
+    job=$(mktemp) log=$(mktemp)
+    cat >"$job" <<JOB
+for c in /sys/class/nvme/nvme*; do
+    case \$(tr -d ' ' <\$c/serial) in f0) C0=\$(basename \$c) ;; f1) C1=\$(basename \$c) ;; esac
+done
+AGE=$FSZ MEASURE=$FSZ FDP=0 CTRL=/dev/\$C0 NG=/dev/ng\${C0#nvme}n1 bash fdp-run.sh || exit 1
+AGE=$FSZ MEASURE=$FSZ FDP=1 CTRL=/dev/\$C1 NG=/dev/ng\${C1#nvme}n1 bash fdp-run.sh
+JOB
+    t0=$EPOCHREALTIME load0=$(cut -d' ' -f1 /proc/loadavg)
+    # shellcheck disable=SC2086
+    "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} \
+        --file "$T/fdp-run.sh" "${LIBFILE[@]}" \
+        -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp0,serial=f0" \
+        -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp1,serial=f1" \
+        --script "$job" >"$log" 2>"$log.err" ||
+        { cat "$log" "$log.err" >&2; rm -f "$job" "$log" "$log.err"; die "04-fdp: guest run failed"; }
+    wall=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+    for f in 0 1; do
+        echo "@@fdp $f $(grep "^RESULT FDP=$f " "$log" | tr ' ' '\n' |
+            awk -F= '{ v[$1] = $2 } END { printf "%d.%03d %s\n", v["waf_x1000"] / 1000, v["waf_x1000"] % 1000, v["gc_pages"] }')"
+    done
+    echo "@@fdpboot $wall $(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1) $(host_id) $load0 $(cut -d' ' -f1 /proc/loadavg)"
+    rm -f "$job" "$log" "$log.err"
+}
+
+if [ -n "$WORKER" ]; then
+    if [ -n "$STAMP" ] && [ "$(stamp)" != "$STAMP" ]; then
+        die "$(hostname 2>/dev/null): the checkout at $SRC differs from the dispatching host's (scripts/tables/regen.sh, scripts/femu-run, scripts/tutorials/, scripts/guest/): check out and build the same commit there"
+    fi
+    IFS=: read -r kind a b <<<"$WORKER"
+    case $kind in
+    sim|fdpsim) [ -x "$SIM" ] || die "$(hostname 2>/dev/null): $SIM missing" ;;&
+    sim) job_sim "$a" "$b" ;;
+    fdpsim) job_fdpsim "$a" ;;
+    guest) [ -x "$QEMU" ] || die "$(hostname 2>/dev/null): $QEMU missing"; job_guest "$a" "$b" ;;
+    fdp) [ -x "$QEMU" ] || die "$(hostname 2>/dev/null): $QEMU missing"; job_fdp ;;
+    *) die "unknown job $WORKER" ;;
+    esac
+    exit
+fi
+
+[ -x "$SIM" ] || die "$SIM not built (make sim)"
+[ "$SIMONLY" = 1 ] || [ -x "$QEMU" ] || die "$QEMU not built (make qemu), or use --sim-only"
+# Every job of one run uses copies of the QEMU and femu-sim binaries taken
+# at the start (under the build lock that make and the project's builds
+# hold): a rebuild of the checkout during a long run neither changes the
+# device code half-way through the tables nor makes a boot fail while the
+# new binary is being linked (seen here: "QEMU binary not found", status
+# 127).  With --hosts, GNU parallel copies them to each host (same path).
+SNAP=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$SNAP"' EXIT
+flock "${FEMU_BUILD_LOCK:-/tmp/femu-build.lock}" cp "$SIM" "$SNAP/femu-sim" || die "cannot copy $SIM"
+SIM=$SNAP/femu-sim
+if [ "$SIMONLY" != 1 ]; then
+    flock "${FEMU_BUILD_LOCK:-/tmp/femu-build.lock}" cp "$QEMU" "$SNAP/qemu-system-x86_64" ||
+        die "cannot copy $QEMU"
+    QEMU=$SNAP/qemu-system-x86_64
+fi
+# --sim-only without --out: a check that leaves docs/ alone (below)
+CHECK=0
+if [ "$SIMONLY" = 1 ] && [ -z "$OUT" ] && [ -z "${SPLICEONLY:-}" ]; then
+    CHECK=1 OUT=$(mktemp -d /tmp/femu-tables.XXXXXX) || die "mktemp failed"
+    : "${SPLICE:=0}"
+fi
+: "${OUT:=$ROOT/docs/tables/$SCALE}" "${SPLICE:=1}"
+mkdir -p "$OUT"
+HOST="$(nproc) CPUs, $(uname -m), $(date -u +%Y-%m-%d)"
+
+# How many jobs at once, and where.  PAR: the GNU parallel options, empty
+# for a serial run (no GNU parallel needed).
+PAR=()
+if [ -n "$HOSTS$HOSTSFILE" ]; then
+    PAR=(--stamp "$(stamp)")
+    [ -n "$HOSTS" ] && PAR+=(--sshlogin "$HOSTS")
+    [ -n "$HOSTSFILE" ] && PAR+=(--sshloginfile "$HOSTSFILE")
+    [ -n "$JOBS" ] && PAR+=(-j "$JOBS")
+    WHERE="on ${HOSTS:-the hosts of $HOSTSFILE}${JOBS:+, $JOBS per host}"
+else
+    if [ -z "$JOBS" ]; then
+        # free cores: CPUs minus the 1-minute load average; and no more
+        # guests than MemAvailable holds (1 GiB of guest RAM plus the NAND
+        # of each device of a boot)
+        JOBS=$(awk -v n="$(nproc)" '{ f = n - int($1 + 0.5); print (f < 1 ? 1 : f) }' /proc/loadavg)
+        if [ "$SIMONLY" != 1 ]; then
+            local_mem=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+            per=$(( 1024 + NAND_MB * (GROUP < 10 ? GROUP : 10) ))
+            [ -n "$local_mem" ] && [ $(( local_mem / per )) -lt "$JOBS" ] && JOBS=$(( local_mem / per ))
+            [ "$JOBS" -ge 1 ] || JOBS=1
+        fi
+    fi
+    [ "$JOBS" = 1 ] || PAR=(-j "$JOBS")
+    WHERE="$JOBS at a time on this host"
+fi
+if [ ${#PAR[@]} -gt 0 ]; then
+    if ! parallel --version 2>/dev/null | grep -q '^GNU parallel'; then
+        # shellcheck source=../graft/lib.sh
+        . "$SRC/scripts/graft/lib.sh"
+        femu_need 'cmd:parcat|parallel'
+    fi
+    if [ -n "$HOSTS$HOSTSFILE" ]; then
+        . "$SRC/scripts/graft/lib.sh"
+        femu_need 'cmd:ssh|openssh-client' 'cmd:rsync|rsync'
+    fi
+fi
+
+# run_jobs JOB...: runs each job (serially, or with GNU parallel as PAR
+# says) and prints the "@@" lines of each job as it finishes; fails when a
+# job fails (GNU parallel then stops the others)
+run_jobs() {
+    local j
+    local wargs=(--scale "$SCALE" --qemu "$QEMU" --sim "$SIM" --runner-args "${RUNNER_ARGS:-}")
+    if [ ${#PAR[@]} = 0 ]; then
+        for j in "$@"; do
+            bash "$SRC/scripts/tables/regen.sh" --worker "$j" "${wargs[@]}" || return 1
+        done
+        return 0
+    fi
+    local popts=() stampv="" k
+    for ((k = 0; k < ${#PAR[@]}; k++)); do
+        if [ "${PAR[$k]}" = --stamp ]; then stampv=${PAR[$((k + 1))]}; k=$((k + 1)); else popts+=("${PAR[$k]}"); fi
+    done
+    if [ -n "$HOSTS$HOSTSFILE" ]; then
+        popts+=(--basefile "$SIM" --cleanup)
+        [ "$SIMONLY" = 1 ] || popts+=(--basefile "$QEMU")
+        wargs+=(--stamp "$stampv")
+    fi
+    printf '%s\n' "$@" | parallel --will-cite -q --halt now,fail=1 "${popts[@]}" \
+        bash "$SRC/scripts/tables/regen.sh" --worker {} "${wargs[@]}"
+}
+
+# Results, by table: SW[TABLE:I] (simulator "waf gc_moved seconds"),
+# GW[TABLE:I] (guest "waf gc_moved measure_s f+a+m_s"), WALL[TABLE] (boot
+# times, one a line), ACC[TABLE] (accelerator); 04-fdp: FS[F], FG[F]
+declare -A SW GW WALL ACC FS FG
 
 # want_row I "PROPS|ZIPF": whether --rows selects row I (all without --rows)
 want_row() {
@@ -191,12 +404,11 @@ want_row() {
     esac
 }
 
-# keep_old NAME ROWS...: for the rows --rows does not select, GW and the
-# boot times (WALL) from the current fragment OUT/NAME.md
+# keep_old NAME: for the rows --rows does not select, GW and the boot
+# times (WALL) from the current fragment OUT/NAME.md
 keep_old() {
-    local name=$1 f i line c
-    shift
-    local rows=("$@")
+    local name=$1 f i line c rows
+    table_rows "$name"
     f=$OUT/$name.md
     [ -n "$ROWS" ] && [ -f "$f" ] || return 0
     for i in "${!rows[@]}"; do
@@ -208,8 +420,8 @@ keep_old() {
         # | props | writes | sim | guest | simgc / guestgc | M s (F+A+M s, accel) |
         IFS='|' read -r -a c <<<"$line"
         [ "$(echo ${c[4]})" != "not measured" ] || continue
-        GW[$i]="$(echo ${c[4]}) $(echo ${c[5]} | sed 's|.*/ *||') $(echo ${c[6]} | sed 's/ s (.*//') $(echo ${c[6]} | sed 's/.*(\([0-9+.]*\) s,.*/\1/')"
-        ACCEL=$(echo ${c[6]} | sed 's/.*, \([a-z]*\))$/\1/')
+        GW[$name:$i]="$(echo ${c[4]}) $(echo ${c[5]} | sed 's|.*/ *||') $(echo ${c[6]} | sed 's/ s (.*//') $(echo ${c[6]} | sed 's/.*(\([0-9+.]*\) s,.*/\1/')"
+        ACC[$name]=$(echo ${c[6]} | sed 's/.*, \([a-z]*\))$/\1/')
     done
     # boot times of the kept rows: "rows A-B: N s" entries with no selected row
     line=$(sed -n 's/^Guest wall time per boot, boot to exit: \(.*\) (`--scale.*/\1/p' "$f")
@@ -224,118 +436,40 @@ keep_old() {
         done
         # a boot some of whose rows are measured again: say it is the earlier one
         [ $kept = 1 ] && [ $rerun = 1 ] && e=${e/:/ (earlier boot):}
-        [ $kept = 1 ] && WALL+=("$e")
+        [ $kept = 1 ] && WALL[$name]+="$e"$'\n'
     done
 }
 
-# waf_fragment NAME TITLE ROWS...: writes OUT/NAME.md from SW (simulator)
-# and GW (guest, rows measured so far; the others "not measured")
+# waf_fragment NAME: writes OUT/NAME.md from SW (simulator) and GW (guest,
+# rows measured so far; the others "not measured")
 waf_fragment() {
-    local name=$1 title=$2 i f
-    shift 2
-    local rows=("$@")
+    local name=$1 i f rows accel=${ACC[$1]:-$ACCEL}
+    table_rows "$name"
     f=$OUT/$name.md
     {
         echo "<!-- generated by scripts/tables/regen.sh --scale $SCALE$([ "$SIMONLY" = 1 ] && echo ' --sim-only'); do not edit -->"
-        echo "**$title** ($SCALE: \`$GEOM\`, age $AGE, measure $MEASURE of 4 KiB random writes; $HOST)"
+        echo "**${TITLE[$name]}** ($SCALE: \`$GEOM\`, age $AGE, measure $MEASURE of 4 KiB random writes; $HOST)"
         echo
         echo "| properties | writes | WAF femu-sim | WAF guest | GC pages moved (sim / guest) | guest seconds: measure phase (fill+age+measure) |"
         echo "|---|---|---|---|---|---|"
         for i in "${!rows[@]}"; do
             local props=${rows[$i]%|*} z=${rows[$i]#*|} s g w=uniform
             [ -n "$z" ] && w="zipf $z"
-            s=(${SW[$i]})
-            if [ -n "${GW[$i]:-}" ]; then g=(${GW[$i]}); else g=("not measured" "-" "-" "-"); fi
-            echo "| \`$props\` | $w | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} | $([ -n "${GW[$i]:-}" ] && echo "${g[2]} s (${g[3]} s, $ACCEL)" || echo -) |"
+            s=(${SW[$name:$i]})
+            if [ -n "${GW[$name:$i]:-}" ]; then g=(${GW[$name:$i]}); else g=("not measured" "-" "-" "-"); fi
+            echo "| \`$props\` | $w | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} | $([ -n "${GW[$name:$i]:-}" ] && echo "${g[2]} s (${g[3]} s, $accel)" || echo -) |"
         done
         echo
         echo "Commands: simulator \`build/femu-sim $GEOM,<properties> --waf-run=age=<bytes>,measure=<bytes>[,zipf=1.2]\`;"
         echo "guest \`scripts/femu-run --file scripts/tutorials/lib.sh -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE NODELAY=1 [ZIPF=1.2]\`."
-        [ ${#WALL[@]} -eq 0 ] || echo "Guest wall time per boot, boot to exit: $(printf '%s\n' "${WALL[@]}" | sort -t' ' -k2,2n | paste -sd';' | sed 's/;/; /g') (\`--scale $SCALE\`, $ACCEL; KVM: not measured, no working KVM on these machines)."
+        [ -z "${WALL[$name]:-}" ] || echo "Guest wall time per boot, boot to exit: $(printf '%s' "${WALL[$name]}" | sort -t' ' -k2,2n | paste -sd';' | sed 's/;/; /g') (\`--scale $SCALE\`, $accel; KVM: not measured, no working KVM on these machines)."
     } >"$f.tmp" && mv "$f.tmp" "$f"
     echo "$ME: wrote $f" >&2
 }
 
-# waf_table NAME TITLE ROWS...: simulator rows first (seconds), then the
-# guest rows group by group; the fragment is rewritten after every group,
-# so an interrupted full-size run keeps the rows it measured
-waf_table() {
-    local name=$1 title=$2 i
-    shift 2
-    [ -z "$ONLY" ] || [[ $ONLY == *,$name,* ]] || return 0
-    local rows=("$@")
-    echo "$ME: $name: simulator" >&2
-    SW=() GW=() WALL=()
-    for i in "${!rows[@]}"; do
-        SW[$i]=$(sim "${rows[$i]%|*}" "${rows[$i]#*|}")
-        [ "${SW[$i]}" != FAILED ] || die "$name: $SIM $GEOM,${rows[$i]%|*} failed"
-    done
-    keep_old "$name" "${rows[@]}"
-    waf_fragment "$name" "$title" "${rows[@]}"
-    [ "$SIMONLY" = 1 ] && return 0
-    NEXT=0
-    while [ "$NEXT" -lt ${#rows[@]} ]; do
-        guest_group "$name" "$NEXT" "${rows[@]}"
-        waf_fragment "$name" "$title" "${rows[@]}"
-    done
-}
-
-waf_table 02-threshold "GC threshold (op_pcent=25)" \
-    "op_pcent=25,gc_thres_pcent=75|" "op_pcent=25,gc_thres_pcent=90|" "op_pcent=25,gc_thres_pcent=95|"
-waf_table 02-op "Over-provisioning (gc_thres_pcent=90)" \
-    "op_pcent=7,gc_thres_pcent=90|" "op_pcent=15,gc_thres_pcent=90|" "op_pcent=25,gc_thres_pcent=90|" \
-    "op_pcent=50,gc_thres_pcent=90|" "op_pcent=100,gc_thres_pcent=90|"
-rows=()
-for z in "" 1.2; do
-    for p in greedy fifo random cost-benefit d-choice; do
-        rows+=("op_pcent=25,gc_thres_pcent=95,gc_policy=$p|$z")
-    done
-done
-waf_table 02-policy "Victim policies (op_pcent=25, gc_thres_pcent=95)" "${rows[@]}"
-waf_table 02-hotcold "Hot/cold separation under Zipf 1.2 (op_pcent=25, gc_thres_pcent=95)" \
-    "op_pcent=25,gc_thres_pcent=95,gc_policy=greedy,hot_cold_sep=off|1.2" \
-    "op_pcent=25,gc_thres_pcent=95,gc_policy=greedy,hot_cold_sep=on|1.2" \
-    "op_pcent=25,gc_thres_pcent=95,gc_policy=cost-benefit,hot_cold_sep=off|1.2" \
-    "op_pcent=25,gc_thres_pcent=95,gc_policy=cost-benefit,hot_cold_sep=on|1.2"
-
-# Tutorial 04: E's fdp-run.sh (hot random + cold sequential region) with
-# FDP=0 and FDP=1, two FDP devices in one boot, and femu-sim's hotcold phases
-if [ -z "$ONLY" ] || [[ $ONLY == *,04-fdp,* ]]; then
-    case $SCALE in
-    full)   FGEO=nchs=2,luns_per_ch=4,blks_per_pl=64,op_pcent=25,gc_thres_pcent=95; FSZ=2g ;;
-    scaled) FGEO=nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,op_pcent=25,gc_thres_pcent=95; FSZ=128m ;;
-    esac
-    declare -A FG=()
-    if [ "$SIMONLY" != 1 ]; then
-        [ -f "$T/fdp-run.sh" ] || die "04-fdp: $T/fdp-run.sh missing"
-        echo "$ME: 04-fdp: guest" >&2
-        job=$(mktemp) log=$(mktemp)
-        cat >"$job" <<JOB
-for c in /sys/class/nvme/nvme*; do
-    case \$(tr -d ' ' <\$c/serial) in f0) C0=\$(basename \$c) ;; f1) C1=\$(basename \$c) ;; esac
-done
-AGE=$FSZ MEASURE=$FSZ FDP=0 CTRL=/dev/\$C0 NG=/dev/ng\${C0#nvme}n1 bash fdp-run.sh || exit 1
-AGE=$FSZ MEASURE=$FSZ FDP=1 CTRL=/dev/\$C1 NG=/dev/ng\${C1#nvme}n1 bash fdp-run.sh
-JOB
-        t0=$EPOCHREALTIME load0=$(cut -d' ' -f1 /proc/loadavg)
-        # shellcheck disable=SC2086
-        "$RUNNER" --qemu "$QEMU" --timeout 0 --append no_timer_check ${RUNNER_ARGS:-} \
-            --file "$T/fdp-run.sh" "${LIBFILE[@]}" \
-            -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp0,serial=f0" \
-            -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 -device "femu,$FGEO,subsys=fdp1,serial=f1" \
-            --script "$job" >"$log" 2>"$log.err" ||
-            { cat "$log" "$log.err" >&2; die "04-fdp: guest run failed"; }
-        FWALL=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
-        FLOAD="$load0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end"
-        echo "$ME: 04-fdp: guest done in $FWALL s" >&2
-        ACCEL=$(sed -n 's/.*accel=\([a-z]*\).*/\1/p' "$log.err" | tail -1)
-        for f in 0 1; do
-            FG[$f]=$(grep "^RESULT FDP=$f " "$log" | tr ' ' '\n' |
-                awk -F= '{ v[$1] = $2 } END { printf "%d.%03d %s\n", v["waf_x1000"] / 1000, v["waf_x1000"] % 1000, v["gc_pages"] }')
-        done
-        rm -f "$job" "$log" "$log.err"
-    fi
-    f=$OUT/04-fdp.md
+# fdp_fragment: writes OUT/04-fdp.md from FS (simulator) and FG (guest)
+fdp_fragment() {
+    local f=$OUT/04-fdp.md fdp s g
     {
         echo "<!-- generated by scripts/tables/regen.sh --scale $SCALE$([ "$SIMONLY" = 1 ] && echo ' --sim-only'); do not edit -->"
         echo "**Hot random region (20%) + cold sequential region, 2 handles** ($SCALE: \`$FGEO\`, age $FSZ, measure $FSZ of 4 KiB writes; $HOST)"
@@ -343,20 +477,95 @@ JOB
         echo "| placement | WAF femu-sim | WAF guest | GC pages moved (sim / guest) |"
         echo "|---|---|---|---|"
         for fdp in 0 1; do
-            pid=""; [ $fdp = 1 ] && pid=,hot_pid=0,cold_pid=1
-            s=($("$SIM" "$FGEO,fdp.nruh=2" --phase fill:seqfill,bs=128k \
-                --phase age:hotcold,size=$FSZ$pid --phase measure:hotcold,size=$FSZ$pid |
-                awk '$1 == "measure" { printf "%d.%03d %s\n", $8 / 1000, $8 % 1000, $6 }'))
-            [ ${#s[@]} = 2 ] || die "04-fdp: $SIM $FGEO,fdp.nruh=2 failed"
+            s=(${FS[$fdp]})
             if [ "$SIMONLY" = 1 ]; then g=("not measured" "-"); else g=(${FG[$fdp]}); fi
             echo "| FDP=$fdp | ${s[0]} | ${g[0]} | ${s[1]} / ${g[1]} |"
         done
         echo
         echo "Commands: simulator \`build/femu-sim $FGEO,fdp.nruh=2 --phase fill:seqfill,bs=128k --phase age:hotcold,size=$FSZ[,hot_pid=0,cold_pid=1] --phase measure:hotcold,size=$FSZ[,hot_pid=0,cold_pid=1]\`;"
         echo "guest \`scripts/tutorials/fdp-run.sh\` with \`AGE=$FSZ MEASURE=$FSZ FDP=0|1\` on \`-device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device femu,$FGEO,subsys=fdp0\`$([ "$SIMONLY" = 1 ] || echo " ($ACCEL)")."
-        [ "$SIMONLY" = 1 ] || echo "Guest wall time, boot to exit: $FWALL s for both runs (one boot, two devices; $ACCEL; host load average $FLOAD, on $(nproc) CPUs; KVM: not measured, no working KVM on these machines)."
+        [ "$SIMONLY" = 1 ] || echo "Guest wall time, boot to exit: $FWALL s for both runs (one boot, two devices; $ACCEL; host load average $FLOAD, on $FCPUS CPUs; KVM: not measured, no working KVM on these machines)."
     } >"$f"
     echo "$ME: wrote $f" >&2
+}
+
+# The simulator columns of every table first (seconds), one job per row.
+jobs=()
+for name in "${TABLES[@]}"; do
+    wanted "$name" || continue
+    table_rows "$name"
+    for i in "${!rows[@]}"; do jobs+=("sim:$name:$i"); done
+done
+wanted 04-fdp && jobs+=(fdpsim:0 fdpsim:1)
+if [ ${#jobs[@]} -gt 0 ]; then
+    echo "$ME: simulator: ${#jobs[@]} runs, $WHERE" >&2
+    while read -r tag a b c; do
+        case $tag in
+        @@sim) SW[$a:$b]=$c ;;
+        @@fdpsim) FS[$a]="$b $c" ;;
+        esac
+    done < <(run_jobs "${jobs[@]}"; echo "@@status $?")
+    # every row must have come back (a failed job stops the run)
+    for j in "${jobs[@]}"; do
+        IFS=: read -r kind a b <<<"$j"
+        case $kind in
+        sim) [ -n "${SW[$a:$b]:-}" ] ;;
+        fdpsim) [ -n "${FS[$a]:-}" ] ;;
+        esac || die "simulator job $j failed"
+    done
+fi
+for name in "${TABLES[@]}"; do
+    wanted "$name" || continue
+    keep_old "$name"
+    waf_fragment "$name"
+done
+wanted 04-fdp && [ "$SIMONLY" = 1 ] && fdp_fragment
+
+# The guest boots: GROUP rows of a table per boot (the rows --rows
+# selects), and 04-fdp's boot; each fragment is rewritten as its boots end.
+declare -A LABEL
+if [ "$SIMONLY" != 1 ]; then
+    jobs=()
+    for name in "${TABLES[@]}"; do
+        wanted "$name" || continue
+        table_rows "$name"
+        sel=()
+        for i in "${!rows[@]}"; do want_row "$i" "${rows[$i]}" && sel+=("$i"); done
+        for ((k = 0; k < ${#sel[@]}; k += GROUP)); do
+            ran=("${sel[@]:k:GROUP}")
+            list=$(IFS=,; echo "${ran[*]}")
+            label="rows ${ran[0]}-${ran[-1]}"
+            [ ${#ran[@]} = $(( ran[-1] - ran[0] + 1 )) ] || label="rows $list"
+            LABEL[$name:$list]=$label
+            jobs+=("guest:$name:$list")
+        done
+    done
+    wanted 04-fdp && jobs+=(fdp)
+    if [ ${#jobs[@]} -gt 0 ]; then
+        echo "$ME: guest: ${#jobs[@]} boots, $WHERE ($(date -u +%H:%M:%S) UTC)" >&2
+        declare -A PENDING=()
+        while read -r tag a b c d e f g; do
+            case $tag in
+            @@row) PENDING[$a:$b]="$c $d $e $f" ;;
+            @@boot)
+                # $a table, $b its rows, $c wall s, $d accel, $e host, $f CPUs
+                for k in ${b//,/ }; do GW[$a:$k]=${PENDING[$a:$k]}; unset "PENDING[$a:$k]"; done
+                ACC[$a]=$d
+                entry="${LABEL[$a:$b]}: $c s"
+                [ -z "$HOSTS$HOSTSFILE" ] || entry+=" on $e ($f CPUs)"
+                WALL[$a]+="$entry"$'\n'
+                echo "$ME: $a: guest ${LABEL[$a:$b]} done: boot to exit $c s ($d, $e)" >&2
+                waf_fragment "$a" ;;
+            @@fdp) FG[$a]="$b $c" ;;
+            @@fdpboot)
+                FWALL=$a ACCEL=$b FCPUS=$d FLOAD="$e at the start, $f at the end"
+                [ -z "$HOSTS$HOSTSFILE" ] || FCPUS="$c's $d"
+                echo "$ME: 04-fdp: guest done in $FWALL s ($ACCEL, $c)" >&2
+                fdp_fragment ;;
+            @@status) [ "$a" = 0 ] || die "a guest job failed (above); the fragments keep the boots that finished" ;;
+            esac
+        done < <(run_jobs "${jobs[@]}"; echo "@@status $?")
+    fi
 fi
 
 # Tutorial 05: latencies exist only in the guest (femu-sim has no host)

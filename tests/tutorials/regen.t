@@ -3,7 +3,8 @@
 # table fragment whose WAF column parses and matches femu-sim run by hand,
 # and splices it between the markers of a tutorial, twice without change;
 # --rows keeps the other rows' guest columns; --sim-only without --out
-# checks the committed fragment's femu-sim columns and changes nothing.
+# checks the committed fragment's femu-sim columns and changes nothing;
+# jobs run by GNU parallel (-j, --hosts) give the serial run's fragments.
 set -u
 ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 SIM=${FEMU_SIM_DIR:-$ROOT/build}/femu-sim
@@ -74,4 +75,42 @@ cat "$d/err"
 grep -q "regen: 02-threshold: \`op_pcent=25,gc_thres_pcent=75\` uniform: femu-sim now ('[0-9.]*', '[0-9]*'), .* has ('1.234', " "$d/err" ||
     fail "the stale row is not named"
 rm -rf "$(sed -n 's/^regen: fragments in \(.*\) (docs\/ not changed)$/\1/p' "$d/err")"
+# -j 3 (GNU parallel) and --hosts (GNU parallel over ssh) write the same
+# fragments, rows in the same order, as the serial run -j 1.  No sshd here:
+# the "host" is an ssh command that runs the remote side on this machine,
+# so GNU parallel's own remote path (rsync of the binaries, quoting, the
+# checkout check) is what runs.
+if parallel --version 2>/dev/null | grep -q '^GNU parallel'; then
+    par() {
+        FEMU_ROOT=$d FEMU_SIM=$SIM bash "$ROOT/scripts/tables/regen.sh" --sim-only --no-splice \
+            --scale scaled --only 02-threshold,02-policy,04-fdp "$@" 2>"$d/err" || { cat "$d/err"; fail "regen.sh $* failed"; }
+    }
+    par -j 1 --out "$d/j1"
+    par -j 3 --out "$d/j3"
+    grep -q '^regen: simulator: 15 runs, 3 at a time on this host$' "$d/err" || { cat "$d/err"; fail "-j 3: not 3 at a time"; }
+    diff -r "$d/j1" "$d/j3" || fail "-j 3 fragments differ from -j 1"
+    grep -q '^| `op_pcent=25,gc_thres_pcent=95,gc_policy=d-choice` | zipf 1.2 |' "$d/j3/02-policy.md" || fail "-j 3: no policy rows"
+    if command -v rsync >/dev/null; then
+        cat >"$d/ssh" <<'EOF'
+#!/bin/bash
+# "ssh [OPTIONS] HOST [--] COMMAND": COMMAND here; it counts its calls
+echo x >>"$(dirname "$0")/ssh.calls"
+while [ $# -gt 0 ]; do case $1 in -*) shift ;; *) break ;; esac; done
+shift; [ "${1:-}" = -- ] && shift
+exec bash -c "$*"
+EOF
+        chmod +x "$d/ssh"
+        par --hosts "2/$d/ssh h1,1/:" --out "$d/ssh-out"
+        [ -s "$d/ssh.calls" ] || fail "--hosts: no job went through ssh"
+        diff -r "$d/j1" "$d/ssh-out" || fail "--hosts fragments differ from -j 1"
+    else
+        echo "rsync missing: --hosts not checked"
+    fi
+    # a host whose checkout differs refuses its job
+    out=$(bash "$ROOT/scripts/tables/regen.sh" --worker sim:02-op:0 --scale scaled --sim "$SIM" --stamp 0000 2>&1) &&
+        fail "a job with another checkout's stamp ran: $out"
+    echo "$out" | grep -q 'differs from the dispatching host' || fail "stamp refusal: $out"
+else
+    echo "GNU parallel missing: -j and --hosts not checked"
+fi
 echo "regen.sh: all checks passed"
