@@ -23,6 +23,35 @@ c=$("$sim" $geo,gc_policy=random --seed=8 --waf-run=age=32m,measure=32m)
 [ "$a" = "$b" ] || bad "same seed, different output"
 [ "$a" != "$c" ] || bad "different seeds, same output"
 
+# --waf-run is tutorial 02's procedure: uniform writes keep fio's random
+# map (every block once per pass) unless randommap=off
+d=$("$sim" $geo --waf-run=age=256m,measure=256m)
+r=$("$sim" $geo --waf-run=age=256m,measure=256m,randommap=on)
+n=$("$sim" $geo --waf-run=age=256m,measure=256m,randommap=off)
+[ "$d" = "$r" ] || bad "--waf-run default is not randommap=on"
+[ "$d" != "$n" ] || bad "randommap=off changes nothing"
+
+# the shape tutorial 02 teaches, on the scaled device: with one write
+# pointer for host writes and GC the five policies are within 25% of each
+# other under Zipf 1.2; hot_cold_sep=on (relocations in the cold line)
+# cuts greedy's Zipf WAF by at least 40%; gc_own_line=on is accepted and
+# moves fewer pages than the shared write pointer here
+sg=nchs=2,luns_per_ch=2,blks_per_pl=128,op_pcent=25,gc_thres_pcent=95
+wafm() { "$sim" "$@" | awk '$1 == "measure" {print $8}'; }
+lo=999999 hi=0
+for p in greedy fifo random cost-benefit d-choice; do
+    w=$(wafm $sg,gc_policy=$p --waf-run=age=1g,measure=1g,zipf=1.2)
+    [ -n "$w" ] || { bad "no WAF for $p"; continue; }
+    [ "$w" -lt "$lo" ] && lo=$w
+    [ "$w" -gt "$hi" ] && hi=$w
+done
+[ $((hi * 100)) -le $((lo * 125)) ] || bad "Zipf policies spread $lo..$hi"
+g=$(wafm $sg --waf-run=age=1g,measure=1g,zipf=1.2)
+h=$(wafm $sg,hot_cold_sep=on --waf-run=age=1g,measure=1g,zipf=1.2)
+[ $((h * 100)) -le $((g * 60)) ] || bad "hot_cold_sep: Zipf WAF $g -> $h"
+o=$(wafm $sg,gc_own_line=on --waf-run=age=1g,measure=1g,zipf=1.2)
+[ -n "$o" ] && [ "$o" -lt "$g" ] || bad "gc_own_line: Zipf WAF $g -> $o"
+
 # human output carries the C0h line
 h=$("$sim" $geo --phase fill:seqfill,bs=128k)
 echo "$h" | grep -q 'C0h since start: waf_x1000=1000 host_pages_written=419424 gc_pages_moved=0 host_pages_programmed=419424' ||
