@@ -70,9 +70,9 @@
 # A table's fragment is rewritten after every guest boot: an interrupted
 # run keeps the rows it measured (the others read "not measured"); each
 # fragment records the guest's seconds per row and the wall time per boot.
-# Guest WAF runs use waf-run.sh NODELAY=1 (0xEF code 4: NAND times 0): page
-# counts and so the WAF do not depend on timing, the run is much faster,
-# and parallel boots do not change them.
+# Guest WAF runs send 0xEF codes 2 and 4 (waf-run.sh does by default: GC
+# and NAND take no time): page counts and so the WAF do not depend on
+# timing, the run is much faster, and parallel boots do not change them.
 # The guest kernel gets no_timer_check: under TCG on a loaded host its
 # IO-APIC timer check can fail and panic the boot (seen here).
 # Environment: FEMU_QEMU (QEMU binary; the run boots a copy of it taken at
@@ -233,7 +233,7 @@ job_guest() {
     for i in "${ran[@]}"; do
         local props=${rows[$i]%|*} z=${rows[$i]#*|}
         dev+=(-device "femu,$GEOM,$props,serial=r$i")
-        echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE NODELAY=1${z:+ ZIPF=$z}" >>"$job"
+        echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE SPAN=whole${z:+ ZIPF=$z}" >>"$job"
     done
     echo "$ME: $table: guest rows $list (${#ran[@]} devices, one boot on $(hostname 2>/dev/null); $(date -u +%H:%M:%S) UTC)" >&2
     t0=$EPOCHREALTIME
@@ -265,8 +265,8 @@ job_fdp() {
 for c in /sys/class/nvme/nvme*; do
     case \$(tr -d ' ' <\$c/serial) in f0) C0=\$(basename \$c) ;; f1) C1=\$(basename \$c) ;; esac
 done
-AGE=$FSZ MEASURE=$FSZ FDP=0 CTRL=/dev/\$C0 NG=/dev/ng\${C0#nvme}n1 bash fdp-run.sh || exit 1
-AGE=$FSZ MEASURE=$FSZ FDP=1 CTRL=/dev/\$C1 NG=/dev/ng\${C1#nvme}n1 bash fdp-run.sh
+FDP=0 bash fdp-run.sh NG=/dev/ng\${C0#nvme}n1 SIZE=ns HOT=20% FILL_BS=128k NORANDOMMAP=1 AGE=$FSZ MEASURE=$FSZ || exit 1
+FDP=1 bash fdp-run.sh NG=/dev/ng\${C1#nvme}n1 SIZE=ns HOT=20% FILL_BS=128k NORANDOMMAP=1 AGE=$FSZ MEASURE=$FSZ
 JOB
     t0=$EPOCHREALTIME load0=$(cut -d' ' -f1 /proc/loadavg)
     # shellcheck disable=SC2086
@@ -461,7 +461,7 @@ waf_fragment() {
         done
         echo
         echo "Commands: simulator \`build/femu-sim $GEOM,<properties> --waf-run=age=<bytes>,measure=<bytes>[,zipf=1.2]\`;"
-        echo "guest \`scripts/femu-run --file scripts/tutorials/lib.sh -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE NODELAY=1 [ZIPF=1.2]\`."
+        echo "guest \`scripts/femu-run -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE SPAN=whole [ZIPF=1.2]\`."
         [ -z "${WALL[$name]:-}" ] || echo "Guest wall time per boot, boot to exit: $(printf '%s' "${WALL[$name]}" | sort -t' ' -k2,2n | paste -sd';' | sed 's/;/; /g') (\`--scale $SCALE\`, $accel; KVM: not measured, no working KVM on these machines)."
     } >"$f.tmp" && mv "$f.tmp" "$f"
     echo "$ME: wrote $f" >&2
@@ -483,7 +483,7 @@ fdp_fragment() {
         done
         echo
         echo "Commands: simulator \`build/femu-sim $FGEO,fdp.nruh=2 --phase fill:seqfill,bs=128k --phase age:hotcold,size=$FSZ[,hot_pid=0,cold_pid=1] --phase measure:hotcold,size=$FSZ[,hot_pid=0,cold_pid=1]\`;"
-        echo "guest \`scripts/tutorials/fdp-run.sh\` with \`AGE=$FSZ MEASURE=$FSZ FDP=0|1\` on \`-device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device femu,$FGEO,subsys=fdp0\`$([ "$SIMONLY" = 1 ] || echo " ($ACCEL)")."
+        echo "guest \`FDP=0|1 scripts/tutorials/fdp-run.sh SIZE=ns HOT=20% FILL_BS=128k NORANDOMMAP=1 AGE=$FSZ MEASURE=$FSZ\` on \`-device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device femu,$FGEO,subsys=fdp0\`$([ "$SIMONLY" = 1 ] || echo " ($ACCEL)")."
         [ "$SIMONLY" = 1 ] || echo "Guest wall time, boot to exit: $FWALL s for both runs (one boot, two devices; $ACCEL; host load average $FLOAD, on $FCPUS CPUs; KVM: not measured, no working KVM on these machines)."
     } >"$f"
     echo "$ME: wrote $f" >&2

@@ -6,7 +6,9 @@
 # than half, that the FDP statistics agree with C0h (HBMW = host pages x
 # 4096, MBMW - HBMW = GC copies x 4096, MBE whole lines and within the
 # NAND size of MBMW), and that femu-sim on the same configuration and
-# workload gives a WAF within 15% of the guest's for both runs.
+# workload gives a WAF within 15% of the guest's for both runs. The
+# options make fdp-run.sh's regions those of femu-sim's hotcold phase: the
+# whole namespace, hot 20%, a 128 KiB fill, independent hot draws.
 . "$(dirname "$0")/femu-lib.sh"
 need_runner
 GEO=nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,op_pcent=25,gc_thres_pcent=95
@@ -19,10 +21,10 @@ for c in /sys/class/nvme/nvme*; do
     n=$(basename $c)
     case $(tr -d ' ' <$c/serial) in vSSD0) C0=$n ;; vSSD1) C1=$n ;; esac
 done
-AGE=128m MEASURE=128m FDP=0 CTRL=/dev/$C0 NG=/dev/ng${C0#nvme}n1 bash /root/fdp-run.sh
-AGE=128m MEASURE=128m FDP=1 CTRL=/dev/$C1 NG=/dev/ng${C1#nvme}n1 bash /root/fdp-run.sh
+FDP=0 bash /root/fdp-run.sh NG=/dev/ng${C0#nvme}n1 SIZE=ns HOT=20% FILL_BS=128k NORANDOMMAP=1 AGE=128m MEASURE=128m
+FDP=1 bash /root/fdp-run.sh NG=/dev/ng${C1#nvme}n1 SIZE=ns HOT=20% FILL_BS=128k NORANDOMMAP=1 AGE=128m MEASURE=128m
 GUEST
-"$RUNNER" --append no_timer_check --timeout 1200 --file "$ROOT/scripts/tutorials/fdp-run.sh:/root/fdp-run.sh" --file "$ROOT/scripts/tutorials/lib.sh:/root/lib.sh" \
+"$RUNNER" --append no_timer_check --timeout 1200 --file "$ROOT/scripts/tutorials/fdp-run.sh:/root/fdp-run.sh" \
     -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=2 -device femu,$GEO,subsys=fdp0 \
     -device femu-subsys,id=fdp1,fdp=on,fdp.nruh=2 -device femu,$GEO,subsys=fdp1 \
     --script "$job" | tee "$out"

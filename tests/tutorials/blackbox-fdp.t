@@ -39,7 +39,7 @@ echo "$out"
 res=$(scratch)/results
 for f in 0 1; do
     s=$SECONDS
-    out=$(g "sudo FDP=$f AGE=128m MEASURE=128m bash tutorials/fdp-run.sh") ||
+    out=$(g "sudo FDP=$f bash tutorials/fdp-run.sh SIZE=ns HOT=20% FILL_BS=128k NORANDOMMAP=1 AGE=128m MEASURE=128m") ||
         { echo "$out"; fail "fdp-run.sh FDP=$f failed"; }
     echo "$out"
     echo "fdp-run.sh FDP=$f: $((SECONDS - s)) s"

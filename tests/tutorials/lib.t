@@ -1,8 +1,8 @@
 #!/bin/bash
 # scripts/tutorials/lib.sh on the host (no guest, a second): the sizes the
-# tutorial scripts accept (one size() for all four), NAME=VALUE arguments,
-# and that every tutorial script finds lib.sh beside it or says what to
-# copy when it is missing.
+# tutorial scripts accept, NAME=VALUE arguments, that lat-run.sh and
+# first-ssd.sh find lib.sh beside them or say what to copy when it is
+# missing, and that waf-run.sh and fdp-run.sh run alone.
 set -u
 ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 T=$ROOT/scripts/tutorials
@@ -28,8 +28,8 @@ got=$(bash -c 'ME=t; . "$1"; tut_args AGE=2x ZIPF=1.2; echo "$AGE $ZIPF"' _ "$T/
 out=$(bash -c 'ME=t; . "$1"; tut_args AGE=1 NOPE; echo returned' _ "$T/lib.sh" 2>&1) && fail "tut_args took NOPE"
 grep -q "^t: unknown argument 'NOPE'" <<<"$out" || fail "tut_args: $out"
 
-# every tutorial script uses the shared helpers, not its own copies
-for s in waf-run lat-run fdp-run first-ssd; do
+# lat-run.sh and first-ssd.sh use the shared helpers, not their own copies
+for s in lat-run first-ssd; do
     grep -q '\. "\$_lib"' "$T/$s.sh" || fail "$s.sh does not source lib.sh"
     grep -Eq '^(size|c0|die|ctl)\(\)' "$T/$s.sh" && fail "$s.sh defines its own copy of a lib.sh helper"
     # --help works where lib.sh is beside the script (the guest's case)
@@ -43,4 +43,20 @@ for s in waf-run lat-run fdp-run first-ssd; do
         fail "$s.sh without lib.sh: $out"
     rm -rf "$d/alone" "$d/$s.sh"
 done
+
+# waf-run.sh and fdp-run.sh are the tutorials' published scripts: a user
+# saves one file in the guest, so each runs alone, without lib.sh
+for s in waf-run fdp-run; do
+    grep -q 'lib\.sh' "$T/$s.sh" && fail "$s.sh refers to lib.sh"
+    mkdir -p "$d/alone"
+    cp "$T/$s.sh" "$d/alone/"
+    (cd "$d/alone" && bash "$s.sh" --help) | grep -q "^$s.sh: " || fail "$s.sh --help alone"
+    # an unknown NAME=VALUE option is refused before anything is written
+    out=$(cd "$d/alone" && bash "$s.sh" NOPE=1 2>&1) && fail "$s.sh took NOPE=1"
+    grep -q "^$s: unknown option 'NOPE=1'" <<<"$out" || fail "$s.sh NOPE=1: $out"
+    rm -rf "$d/alone"
+done
+# fio options pass through waf-run.sh; fdp-run.sh takes none
+out=$(cd "$d" && bash "$T/fdp-run.sh" --bs=8k 2>&1) && fail "fdp-run.sh took --bs=8k"
+grep -q "^fdp-run: unknown argument '--bs=8k'" <<<"$out" || fail "fdp-run.sh --bs=8k: $out"
 echo "lib.sh: all checks passed"
