@@ -45,7 +45,9 @@
 # -j N            run N configurations at once: each femu-sim row and each
 #                 guest boot (a group of rows, or 04-fdp's two devices) is
 #                 one job, run by GNU parallel (installed with apt-get when
-#                 missing and run as root; -j 1 needs no GNU parallel).
+#                 missing and run as root; -j 1 needs no GNU parallel, and
+#                 without -j a user who cannot install it gets one job at
+#                 a time).
 #                 Default: one job per free core (CPUs minus the 1-minute
 #                 load average, at least 1), fewer if MemAvailable cannot
 #                 hold that many guests.  The fragments come out as a
@@ -118,6 +120,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j needs a number of jobs >= 1, not '$JOBS'"
+JOBS_GIVEN=$JOBS
 [ -z "$GROUP" ] || [[ $GROUP =~ ^[1-9][0-9]*$ ]] || die "--group needs a number >= 1, not '$GROUP'"
 [ -z "$HOSTSFILE" ] || [ -r "$HOSTSFILE" ] || die "--hosts-file $HOSTSFILE: cannot read it"
 case $SCALE in
@@ -355,9 +358,17 @@ else
 fi
 if [ ${#PAR[@]} -gt 0 ]; then
     if ! parallel --version 2>/dev/null | grep -q '^GNU parallel'; then
-        # shellcheck source=../graft/lib.sh
-        . "$SRC/scripts/graft/lib.sh"
-        femu_need 'cmd:parcat|parallel'
+        if [ -z "$JOBS_GIVEN$HOSTS$HOSTSFILE" ] && { [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; }; then
+            # the default -j cannot install GNU parallel here: run serially
+            echo "$ME: GNU parallel is missing (apt-get install parallel, as root): one job at a time" >&2
+            PAR=() WHERE="1 at a time on this host"
+        else
+            # shellcheck source=../graft/lib.sh
+            . "$SRC/scripts/graft/lib.sh"
+            femu_need 'cmd:parcat|parallel'
+            parallel --version 2>/dev/null | grep -q '^GNU parallel' ||
+                die "$(command -v parallel) is not GNU parallel (moreutils' parallel first in PATH?)"
+        fi
     fi
     if [ -n "$HOSTS$HOSTSFILE" ]; then
         . "$SRC/scripts/graft/lib.sh"
