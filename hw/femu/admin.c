@@ -279,7 +279,7 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
      * has no mapping: NUSE = NCAP, as the spec allows.
      */
     if (n->ftl) {
-        qemu_mutex_lock(&n->ftl_lock);
+        femu_ftl_lock_main(n);
         nuse = MIN(ftl_mapped_pages(n->ftl) * MAX(pg_lbas, 1), n->ns_blocks);
         qemu_mutex_unlock(&n->ftl_lock);
     }
@@ -351,9 +351,13 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         }
         {
             NvmeIdCtrlNvm *id = (NvmeIdCtrlNvm *)buf;
-            /* Write Zeroes and DSM sizes limited only by MDTS/256 */
-            id->dmrl = NVME_ID_CTRL_NVM_DMRL_MAX;
-            id->dmrsl = cpu_to_le32(0xffffffff);
+            uint64_t dsm_blocks = FEMU_DSM_MAX_BYTES >> n->lba_shift;
+
+            /* Write Zeroes: WZSL 0, its 16-bit NLB is the only limit;
+             * Dataset Management: what io.c enforces */
+            id->dmrl = FEMU_DSM_MAX_RANGES;
+            id->dmrsl = cpu_to_le32(dsm_blocks);
+            id->dmsl = cpu_to_le64(dsm_blocks);
         }
         break;
     case NVME_ID_CNS_NS_ACTIVE_LIST:
@@ -891,7 +895,7 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     if (!n->ftl) {
         return NVME_SUCCESS;        /* NoSSD: no FTL to control */
     }
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock_main(n);
     switch (code) {
     case 1:
         ftl_set_gc_delay(n->ftl, true);

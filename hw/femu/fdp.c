@@ -388,7 +388,7 @@ uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t lsp,
     if (lsi != FDP_ENDGID) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock_main(n);
     switch (lid) {
     case NVME_LOG_FDP_CONFS:
         *buf = fdp_log_configs(n, f, len);
@@ -435,7 +435,7 @@ static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
     if (ph >= f->nruh || noet == 0) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock_main(n);
     switch (sel) {
     case NVME_GETFEAT_SELECT_DEFAULT:
         mask = (1 << FDP_NEVT_TYPES) - 1;
@@ -527,7 +527,7 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
         bits |= 1 << k;
     }
     trace_femu_fdp_set_events(ph, noet, enable);
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock_main(n);
     /* events that already happened are judged by the old enables */
     fdp_drain_events(n);
     if (enable) {
@@ -588,7 +588,7 @@ void femu_fdp_ctrl_reset(FemuCtrl *n)
     if (!f) {
         return;
     }
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock_main(n);
     fdp_drain_events(n);
     memcpy(f->evt_enabled, f->evt_saved, f->nruh);
     qemu_mutex_unlock(&n->ftl_lock);
@@ -656,7 +656,7 @@ uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
     h = (NvmeRuhStatus *)buf;
     d = (NvmeRuhStatusDescr *)(h + 1);
     h->nruhsd = cpu_to_le16(f->nruh);
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock(n);
     for (uint32_t i = 0; i < f->nruh; i++) {
         d[i].pid = cpu_to_le16(i);
         d[i].ruhid = cpu_to_le16(i);
@@ -702,7 +702,7 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
             return NVME_INVALID_PHID_LIST | NVME_DNR;
         }
     }
-    qemu_mutex_lock(&n->ftl_lock);
+    femu_ftl_lock(n);
     for (uint32_t i = 0; i < npids; i++) {
         uint16_t pid = le16_to_cpu(pids[i]);
 

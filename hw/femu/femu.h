@@ -56,6 +56,16 @@ enum FemuMode {
 /* Timestamp (5.27.1, FID 0Eh) and FDP event timestamps: 48 bits of ms */
 #define FEMU_TS_MASK            ((1ULL << 48) - 1)
 #define FEMU_PAGE_SIZE          4096 /* CAP.MPSMIN = CAP.MPSMAX = 4 KiB */
+/*
+ * Dataset Management limits (Identify Controller for the NVM command
+ * set, CNS 06h: DMRL ranges, DMRSL blocks per range, DMSL blocks per
+ * command; io.c refuses a command beyond them).  Deallocating walks the
+ * mapping table page by page and releases the store's memory, on a
+ * poller that a controller reset (BQL held) may be waiting for: the
+ * limits bound that work to FEMU_DSM_MAX_BYTES of logical blocks.
+ */
+#define FEMU_DSM_MAX_RANGES     255
+#define FEMU_DSM_MAX_BYTES      (256ULL << 20)
 #define FEMU_PAGE_BITS          12
 
 /* Vendor log pages (NVMe 2.0 5.16: C0h-FFh are vendor specific). */
@@ -171,6 +181,9 @@ struct FemuPoller {
     FemuPending *parked;
     size_t nparked;
     size_t parked_cap;
+    /* main-loop threads waiting for lock (atomic): a fetch round ends
+     * early for them, so the BQL holder waits at most one command */
+    int lock_waiters;
     uint64_t seq;
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
@@ -233,6 +246,7 @@ struct FemuCtrl {
     /* FTL (mode 1); ftl_lock makes one owner of the FTL at a time */
     struct ftl *ftl;
     QemuMutex ftl_lock;
+    int ftl_waiters;        /* main-loop threads waiting for it (atomic) */
 
     FemuStore store;
 
@@ -381,6 +395,8 @@ void femu_pollers_kick_all(FemuCtrl *n);
 void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq);
 void femu_pollers_quiesce(FemuCtrl *n);
 void femu_pollers_lock_all(FemuCtrl *n);
+void femu_ftl_lock(FemuCtrl *n);
+void femu_ftl_lock_main(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
 void femu_lat_record(FemuLatHist *h, int64_t late_ns);
 void femu_lat_reset(FemuCtrl *n);

@@ -88,7 +88,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     if (n->ftl) {
         int64_t start = req->due_ns;
 
-        qemu_mutex_lock(&n->ftl_lock);
+        femu_ftl_lock(n);
         if (is_write) {
             req->due_ns = ftl_write(n->ftl, slba, nlb, pid, start);
         } else {
@@ -114,16 +114,36 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     return NVME_SUCCESS;
 }
 
+/* NAND pages the FTL unmaps per step: between two steps a main-loop
+ * thread waiting for ftl_lock (Identify Namespace, logs) gets it */
+#define FEMU_TRIM_STEP_PAGES    4096
+
 /* Unmap [slba, slba + nlb): the store reads zeroes, the FTL forgets it. */
 static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb)
 {
+    uint64_t bpp, step, end = slba + nlb;
+
     femu_store_discard(&n->store, slba << n->lba_shift,
                        (uint64_t)nlb << n->lba_shift);
-    if (n->ftl) {
-        qemu_mutex_lock(&n->ftl_lock);
-        ftl_trim(n->ftl, slba, nlb);
-        qemu_mutex_unlock(&n->ftl_lock);
+    if (!n->ftl) {
+        return;
     }
+    /* steps end on page boundaries: the FTL unmaps the pages a step
+     * covers entirely, so each page of the range is in exactly one */
+    bpp = ((uint64_t)n->cfg.secs_per_pg * 512) >> n->lba_shift;
+    step = FEMU_TRIM_STEP_PAGES * bpp;
+    femu_ftl_lock(n);
+    for (uint64_t s = slba; s < end;) {
+        uint64_t e = MIN(end, QEMU_ALIGN_DOWN(s, step) + step);
+
+        ftl_trim(n->ftl, s, e - s);
+        s = e;
+        if (s < end && qatomic_read(&n->ftl_waiters)) {
+            qemu_mutex_unlock(&n->ftl_lock);
+            femu_ftl_lock(n);
+        }
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
 }
 
 static uint16_t femu_write_zeroes(FemuCtrl *n, FemuReq *req)
@@ -142,18 +162,27 @@ static uint16_t femu_write_zeroes(FemuCtrl *n, FemuReq *req)
     return NVME_SUCCESS;
 }
 
-/* Dataset Management (NVM Command Set 3.2.3): deallocate ranges. */
+/*
+ * Dataset Management (NVM Command Set 3.2.3): deallocate ranges, within
+ * the limits of Identify Controller CNS 06h (FEMU_DSM_MAX_*): more
+ * ranges than DMRL, a range longer than DMRSL or more blocks in all
+ * than DMSL is an Invalid Field, and nothing is deallocated then.
+ */
 static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
 {
     NvmeDsmCmd *dsm = (NvmeDsmCmd *)&req->cmd;
     uint32_t nr = (le32_to_cpu(dsm->nr) & 0xff) + 1;
     uint32_t attr = le32_to_cpu(dsm->attributes);
+    uint64_t max = FEMU_DSM_MAX_BYTES >> n->lba_shift, total = 0;
     NvmeDsmRange range[256];
     uint16_t status;
 
     if (!(attr & NVME_DSMGMT_AD)) {
         /* integral read/write hints only: nothing to do */
         return NVME_SUCCESS;
+    }
+    if (nr > FEMU_DSM_MAX_RANGES) {
+        return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_dma_cmd(n, &req->cmd, (uint8_t *)range,
                           nr * sizeof(NvmeDsmRange), false);
@@ -168,6 +197,10 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         status = femu_check_range(n, slba, nlb);
         if (status) {
             return status;
+        }
+        total += nlb;
+        if (nlb > max || total > max) {
+            return NVME_INVALID_FIELD | NVME_DNR;
         }
     }
     for (uint32_t i = 0; i < nr; i++) {

@@ -48,7 +48,7 @@ static void femu_log_c0(FemuCtrl *n, uint8_t *buf)
     uint32_t waf = 1000;
 
     if (n->ftl) {
-        qemu_mutex_lock(&n->ftl_lock);
+        femu_ftl_lock_main(n);
         ftl_get_counters(n->ftl, &c);
         waf = ftl_waf_x1000(n->ftl);
         qemu_mutex_unlock(&n->ftl_lock);

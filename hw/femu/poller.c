@@ -315,6 +315,11 @@ static bool femu_fetch(FemuPoller *p)
             FemuPending e;
             int64_t now, next_due;
 
+            if (qatomic_read(&p->lock_waiters)) {
+                /* the main loop (BQL held) waits for p->lock */
+                p->rr = (p->rr + j) % nsqs;
+                return progress;
+            }
             /* bound the work a guest can queue: one SQ's worth */
             if (sq->inflight >= sq->size - 1 ||
                 !femu_sq_fetch(sq, &req.cmd)) {
@@ -419,6 +424,11 @@ static void *femu_poller_thread(void *opaque)
         int64_t next_due, now, wait;
         bool progress;
 
+        if (qatomic_read(&p->lock_waiters)) {
+            /* let the main loop have p->lock first (femu_poller_lock) */
+            sched_yield();
+            continue;
+        }
         /* due completions first: they are what timing accuracy is about */
         qemu_mutex_lock(&p->lock);
         progress = femu_unpark(p);
@@ -470,6 +480,18 @@ static void *femu_poller_thread(void *opaque)
         idle_since = get_clock();
     }
     return NULL;
+}
+
+/*
+ * p->lock from the main loop (BQL held): announced in p->lock_waiters,
+ * so that the poller ends its fetch round after the command it is
+ * executing instead of finishing a burst, and lets this thread in first.
+ */
+static void femu_poller_lock(FemuPoller *p)
+{
+    qatomic_inc(&p->lock_waiters);
+    qemu_mutex_lock(&p->lock);
+    qatomic_dec(&p->lock_waiters);
 }
 
 /* Wake the pollers that park completions for cq (its head moved). */
@@ -602,7 +624,7 @@ void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
     }
     p = &n->pollers[(sq->sqid - 1) % n->npollers];
 
-    qemu_mutex_lock(&p->lock);
+    femu_poller_lock(p);
     sq->poller = p;
     p->sqs[p->nsqs++] = sq;
     qemu_mutex_unlock(&p->lock);
@@ -621,7 +643,7 @@ void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
     if (!p) {
         return;
     }
-    qemu_mutex_lock(&p->lock);
+    femu_poller_lock(p);
     for (int i = 0; i < p->nsqs; i++) {
         if (p->sqs[i] == sq) {
             p->sqs[i] = p->sqs[--p->nsqs];
@@ -680,7 +702,7 @@ void femu_pollers_quiesce(FemuCtrl *n)
     for (uint32_t i = 0; i < n->npollers; i++) {
         FemuPoller *p = &n->pollers[i];
 
-        qemu_mutex_lock(&p->lock);
+        femu_poller_lock(p);
         for (int k = 0; k < p->nsqs; k++) {
             p->sqs[k]->poller = NULL;
             qatomic_set(&p->sqs[k]->cq->parked_mask, 0);
@@ -698,7 +720,7 @@ void femu_pollers_lock_all(FemuCtrl *n)
         return;
     }
     for (uint32_t i = 0; i < n->npollers; i++) {
-        qemu_mutex_lock(&n->pollers[i].lock);
+        femu_poller_lock(&n->pollers[i]);
     }
 }
 
@@ -710,6 +732,29 @@ void femu_pollers_unlock_all(FemuCtrl *n)
     for (uint32_t i = 0; i < n->npollers; i++) {
         qemu_mutex_unlock(&n->pollers[i].lock);
     }
+}
+
+/*
+ * ftl_lock from the main loop (BQL held): announced in n->ftl_waiters.
+ * A mutex is not fair: without this, pollers that take the lock for
+ * every command (or a poller that drops and retakes it between the
+ * steps of a long deallocation, io.c) could keep the main loop waiting
+ * for as long as they are busy.
+ */
+void femu_ftl_lock_main(FemuCtrl *n)
+{
+    qatomic_inc(&n->ftl_waiters);
+    qemu_mutex_lock(&n->ftl_lock);
+    qatomic_dec(&n->ftl_waiters);
+}
+
+/* ftl_lock from a poller: the main loop goes first. */
+void femu_ftl_lock(FemuCtrl *n)
+{
+    while (qatomic_read(&n->ftl_waiters)) {
+        sched_yield();
+    }
+    qemu_mutex_lock(&n->ftl_lock);
 }
 
 /* Largest wake margin of the pollers (log page C1h). */

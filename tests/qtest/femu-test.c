@@ -1230,25 +1230,89 @@ static void test_get_log(void)
     ctrl_stop(c);
 }
 
-/* Dataset Management (NVM Command Set 2.0, 3.2.1): 256 ranges is the
- * maximum (NR 0's based); a range past the namespace -> LBA Out of
- * Range, and nothing is deallocated then. */
+/* Identify Controller for the NVM command set (CNS 06h, CSI 0). */
+static void id_ctrl_nvm(Ctrl *c, NvmeIdCtrlNvm *id)
+{
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CS_CTRL, 0, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(*id));
+}
+
+/* A deallocating DSM of the ranges at guest address list. */
+static NvmeCmd dsm_cmd(uint64_t list, int nr)
+{
+    NvmeCmd cmd = mk(NVME_CMD_DSM, 1, list, 0);
+
+    cmd.cdw10 = cpu_to_le32(nr - 1);
+    cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+    return cmd;
+}
+
+/*
+ * Dataset Management (NVM Command Set 2.0, 3.2.1) within the limits of
+ * Identify Controller CNS 06h: DMRL 255 ranges, DMRSL = DMSL = 256 MiB
+ * of logical blocks; beyond them -> Invalid Field, and nothing is
+ * deallocated then.  A range past the namespace -> LBA Out of Range.
+ */
 static void test_dsm(void)
 {
     Ctrl *c = ctrl_start("");
+    uint32_t max = (256u << 20) >> c->lba_shift;
+    uint8_t data[PAGE], back[PAGE];
     NvmeDsmRange r[256];
+    NvmeIdCtrlNvm idn;
     NvmeCmd cmd;
 
+    id_ctrl_nvm(c, &idn);
+    g_assert_cmpuint(idn.dmrl, ==, 255);
+    g_assert_cmpuint(le32_to_cpu(idn.dmrsl), ==, max);
+    g_assert_cmpuint(le64_to_cpu(idn.dmsl), ==, max);
     for (int i = 0; i < 256; i++) {
         r[i].cattr = 0;
         r[i].nlb = cpu_to_le32(8);
         r[i].slba = cpu_to_le64((uint64_t)i * 64);
     }
     qtest_memwrite(c->qts, c->buf, r, sizeof(r));
-    cmd = mk(NVME_CMD_DSM, 1, c->buf, 0);
-    cmd.cdw10 = cpu_to_le32(255);
-    cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+    cmd = dsm_cmd(c->buf, 255);
     g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    /* data at LBA 0 survives every refused DSM below (they cover it) */
+    memset(data, 0xa5, sizeof(data));
+    qtest_memwrite(c->qts, c->buf + 8 * PAGE, data, sizeof(data));
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, PAGE >> c->lba_shift,
+                       c->buf + 8 * PAGE, 0), ==, NVME_SUCCESS);
+    /* 256 ranges: more than DMRL */
+    cmd = dsm_cmd(c->buf, 256);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_INVALID_FIELD);
+    /* one range of DMRSL + 1 blocks */
+    r[1].nlb = cpu_to_le32(max + 1);
+    qtest_memwrite(c->qts, c->buf, r, sizeof(r));
+    cmd = dsm_cmd(c->buf, 2);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_INVALID_FIELD);
+    /* DMSL + 8 blocks in all, no range beyond DMRSL */
+    r[1].nlb = cpu_to_le32(max);
+    qtest_memwrite(c->qts, c->buf, r, sizeof(r));
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_INVALID_FIELD);
+    qtest_memset(c->qts, c->buf + 8 * PAGE, 0, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, PAGE >> c->lba_shift,
+                       c->buf + 8 * PAGE, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf + 8 * PAGE, back, sizeof(back));
+    g_assert(memcmp(back, data, sizeof(data)) == 0);
+    /* exactly DMSL, in one range from LBA 0: deallocated, reads zeroes */
+    r[0].slba = 0;
+    r[0].nlb = cpu_to_le32(max);
+    qtest_memwrite(c->qts, c->buf, r, sizeof(r));
+    cmd = dsm_cmd(c->buf, 1);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, PAGE >> c->lba_shift,
+                       c->buf + 8 * PAGE, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf + 8 * PAGE, back, sizeof(back));
+    g_assert(all_zero(back, sizeof(back)));
+    for (int i = 0; i < 256; i++) {
+        r[i].nlb = cpu_to_le32(8);
+        r[i].slba = cpu_to_le64((uint64_t)i * 64);
+    }
+    qtest_memwrite(c->qts, c->buf, r, sizeof(r));
+    cmd = dsm_cmd(c->buf, 255);
     r[200].slba = cpu_to_le64(c->ns_blocks - 4);
     qtest_memwrite(c->qts, c->buf, r, sizeof(r));
     g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_LBA_RANGE);
@@ -2217,6 +2281,124 @@ static void test_cq_park(void)
         setup_io(c, IOQ);
         ctrl_stop(c);
     }
+}
+
+/* Microseconds since t0 (g_get_monotonic_time). */
+static int64_t us_since(int64_t t0)
+{
+    return g_get_monotonic_time() - t0;
+}
+
+/*
+ * The largest Dataset Management commands the controller advertises
+ * (CNS 06h: DMRL ranges of DMRSL blocks, DMSL in all) on a 16 GiB
+ * namespace, a queue of 31 of them, the first over 256 KiB of written
+ * data in each range; meanwhile the admin commands that wait, holding
+ * the BQL, for the FTL or for the busy poller: Identify Namespace (NUSE: FTL lock),
+ * Get Log Page C0h (FTL lock), Create and Delete I/O SQ on that poller
+ * (its lock), and in a second batch a controller reset (CC.EN = 0).
+ * Each must answer within 100 ms.  With no limits advertised (DMRSL
+ * FFFFFFFFh), one such command walked the whole namespace 255 times
+ * and each of these waited for seconds.  A loaded host can delay any
+ * one measurement, so the batch runs up to 3 times and one batch in
+ * which all answered in time passes; the status of every DSM counts
+ * in every batch.
+ */
+static void test_dsm_busy(void)
+{
+    Ctrl *c = ctrl_start("devsz_mb=16384,blks_per_pl=512,pollers=1,"
+                         "pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0");
+    uint64_t list = guest_alloc(&c->qs->alloc, PAGE);
+    uint64_t prps = guest_alloc(&c->qs->alloc, PAGE);
+    uint32_t xfer = 64 * PAGE;      /* within mdts=7 (default) */
+    NvmeDsmRange r[256];
+    NvmeIdCtrlNvm idn;
+    uint64_t per, dmsl, stride, e[128];
+    int nr, batches = 3, ok = 0;
+
+    id_ctrl_nvm(c, &idn);
+    nr = idn.dmrl ? idn.dmrl : 256;
+    per = MIN(le32_to_cpu(idn.dmrsl) ? le32_to_cpu(idn.dmrsl) : UINT32_MAX,
+              c->ns_blocks);
+    dmsl = le64_to_cpu(idn.dmsl);
+    if (dmsl) {
+        per = MIN(per, dmsl / nr);
+    }
+    g_assert_cmpuint(per, >, 0);
+    stride = nr > 1 ? (c->ns_blocks - per) / (nr - 1) : 0;
+    for (int i = 0; i < nr; i++) {
+        r[i].cattr = 0;
+        r[i].nlb = cpu_to_le32(per);
+        r[i].slba = cpu_to_le64(i * stride);
+    }
+    qtest_memwrite(c->qts, list, r, nr * sizeof(r[0]));
+    g_test_message("DSM: %d ranges of %" PRIu64 " blocks of a %" PRIu64
+                   "-block namespace", nr, per, c->ns_blocks);
+    /* a PRP list whose entries all point at the one data buffer */
+    for (int i = 0; i < ARRAY_SIZE(e); i++) {
+        e[i] = cpu_to_le64(c->buf);
+    }
+    qtest_memwrite(c->qts, prps, e, sizeof(e));
+    for (int b = 0; b < batches && !ok; b++) {
+        int64_t t, dt[5];
+        uint16_t first;
+        bool fast = true;
+
+        /* data under the first DSM: up to 256 KiB at each range */
+        for (int i = 0; i < nr; i++) {
+            NvmeCmd cmd = mk(NVME_CMD_WRITE, 1, c->buf, prps);
+            uint64_t slba = le64_to_cpu(r[i].slba);
+            uint32_t nlb = MIN(xfer >> c->lba_shift, per);
+
+            cmd.cdw10 = cpu_to_le32((uint32_t)slba);
+            cmd.cdw11 = cpu_to_le32((uint32_t)(slba >> 32));
+            cmd.cdw12 = cpu_to_le32(nlb - 1);
+            g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+        }
+        first = c->cid + 1;
+        for (int i = 0; i < QDEPTH - 1; i++) {
+            NvmeCmd cmd = dsm_cmd(list, nr);
+            submit(c, IOQ, &cmd);
+        }
+        t = g_get_monotonic_time();
+        g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==,
+                        NVME_SUCCESS);
+        dt[0] = us_since(t);
+        t = g_get_monotonic_time();
+        g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==,
+                        NVME_SUCCESS);
+        dt[1] = us_since(t);
+        t = g_get_monotonic_time();
+        g_assert_cmphex(create_sq(c, 2, QDEPTH, IOQ, ring_page(c, 2, 0)), ==,
+                        NVME_SUCCESS);
+        dt[2] = us_since(t);
+        t = g_get_monotonic_time();
+        g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_SQ, 2), ==,
+                        NVME_SUCCESS);
+        dt[3] = us_since(t);
+        reap_in_order(c, IOQ, first, QDEPTH - 1);
+        /* a controller reset while the poller works through them */
+        for (int i = 0; i < QDEPTH - 1; i++) {
+            NvmeCmd cmd = dsm_cmd(list, nr);
+            submit(c, IOQ, &cmd);
+        }
+        t = g_get_monotonic_time();
+        wr32(c, NVME_REG_CC, 0);
+        g_assert(wait_csts(c, 1, 0));
+        dt[4] = us_since(t);
+        ctrl_enable(c);
+        setup_io(c, IOQ);
+        g_test_message("batch %d: Identify NS %.1f ms, Get Log C0h %.1f ms, "
+                       "Create SQ %.1f ms, Delete SQ %.1f ms, CC.EN=0 %.1f "
+                       "ms", b, dt[0] / 1e3, dt[1] / 1e3, dt[2] / 1e3,
+                       dt[3] / 1e3, dt[4] / 1e3);
+        for (int i = 0; i < ARRAY_SIZE(dt); i++) {
+            fast &= dt[i] < 100 * 1000;
+        }
+        ok = fast;
+    }
+    g_assert(ok);
+    ctrl_stop(c);
 }
 
 /*
@@ -3465,6 +3647,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cq-full", test_cq_full);
     qtest_add_func("/femu/cq-park", test_cq_park);
     qtest_add_func("/femu/maxcmd", test_maxcmd);
+    qtest_add_func("/femu/dsm-busy", test_dsm_busy);
     qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
     qtest_add_func("/femu/random-chaos", test_random_chaos);
