@@ -447,12 +447,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 "blks_per_pl=%u pgs_per_blk=%u secsz=%u secs_per_pg=%u "
                 "devsz_mb=%" PRIu64 " op_pcent=%d gc_thres_pcent=%u "
                 "gc_thres_pcent_high=%u gc_policy=%d hot_cold_sep=%d "
-                "fdp.nruh=%u fdp.nru=%u\n", cfg.nchs, cfg.luns_per_ch,
+                "gc_own_line=%d fdp.nruh=%u fdp.nru=%u\n", cfg.nchs,
+                cfg.luns_per_ch,
                 cfg.pls_per_lun, cfg.blks_per_pl, cfg.pgs_per_blk, cfg.secsz,
                 cfg.secs_per_pg, cfg.devsz_mb, cfg.op_pcent,
                 cfg.gc_thres_pcent, cfg.gc_thres_pcent_high,
-                (int)cfg.gc_policy, cfg.hot_cold_sep, cfg.fdp_nruh,
-                cfg.fdp_nru);
+                (int)cfg.gc_policy, cfg.hot_cold_sep, cfg.gc_own_line,
+                cfg.fdp_nruh, cfg.fdp_nru);
     }
     memset(err, 0, sizeof(err));
     valid = ftl_config_validate(&cfg, err, sizeof(err)) == 0;
