@@ -17,6 +17,7 @@ expect_err "timeout: .*within $limit s" "no timeout message"
 # Killing QEMU takes at most a few seconds; 30 s of slack covers a loaded host.
 [ $((t1 - t0)) -le $((limit + 30)) ] || fail "runner took $((t1 - t0)) s for a $limit s timeout"
 sleep 1
+command -v pgrep >/dev/null || fail "pgrep not found (Debian package procps): cannot check for a QEMU left behind"
 if pgrep -f -- "-name $name" >/dev/null; then
     fail "QEMU ($name) still running after the timeout"
 fi
