@@ -20,6 +20,7 @@
 #include "system/runstate.h"
 #include "hw/pci/pcie.h"
 #include "migration/vmstate.h"
+#include "exec/address-spaces.h"
 #include "femu.h"
 #include "trace.h"
 
@@ -301,6 +302,28 @@ static bool femu_resolve_subsys(FemuCtrl *n, Error **errp)
     return false;
 }
 
+/*
+ * The pollers translate and access guest memory while they hold their
+ * own lock, and a controller reset waits for that lock holding the BQL.
+ * Through a vIOMMU, a translation may walk guest page tables through
+ * MMIO or report a fault, both of which need the BQL: QEMU would
+ * deadlock.  So the device's DMA must reach system memory directly; a
+ * bus that bypasses the vIOMMU (default_bus_bypass_iommu=on, or a
+ * pxb-pcie with bypass_iommu=on) does.
+ */
+static bool femu_check_dma_as(FemuCtrl *n, Error **errp)
+{
+    if (pci_device_iommu_address_space(PCI_DEVICE(n)) !=
+        &address_space_memory) {
+        error_setg(errp, "femu does not work behind a vIOMMU (its DMA "
+                   "address space is not system memory); put it on a bus "
+                   "that bypasses the IOMMU, e.g. -machine "
+                   "q35,default_bus_bypass_iommu=on");
+        return false;
+    }
+    return true;
+}
+
 static void femu_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
@@ -308,7 +331,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     char err[256];
     uint64_t bytes;
 
-    if (!femu_check_params(n, errp)) {
+    if (!femu_check_params(n, errp) || !femu_check_dma_as(n, errp)) {
         return;
     }
     if (!femu_resolve_subsys(n, errp)) {
