@@ -39,13 +39,29 @@ void femu_irq_schedule(FemuCQ *cq)
     }
 }
 
+/*
+ * The guest may aim an MSI-X table entry at this controller's own BAR:
+ * each interrupt is then a write to its registers (CC.EN = 0: a reset
+ * that frees the queues) from inside the loop that sends them.  From
+ * the main loop (MMIO handlers, the admin and interrupt bottom halves)
+ * QEMU's memory core refuses such a re-entrant access, since the
+ * device's re-entrancy guard is engaged there; a poller sends its
+ * interrupts from its own thread, so it engages the same guard.  The
+ * write is then refused the same way whichever queue completed.
+ */
 void femu_irq_flush(FemuCtrl *n)
 {
+    MemReentrancyGuard *guard = &DEVICE(n)->mem_reentrancy_guard;
+    bool engaged;
+
     if (!qatomic_xchg(&n->irq_pending, false)) {
         return;
     }
     bql_lock();
+    engaged = guard->engaged_in_io;
+    guard->engaged_in_io = true;
     femu_irq_bh(n);
+    guard->engaged_in_io = engaged;
     bql_unlock();
 }
 

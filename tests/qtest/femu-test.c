@@ -2402,6 +2402,67 @@ static void test_dsm_busy(void)
 }
 
 /*
+ * MSI-X table entries aimed at the controller's own registers: every
+ * interrupt it sends is then a write of 0 to its CC (CC.EN = 0, a reset
+ * that frees the queues, run from inside the interrupt delivery).  Such
+ * a re-entrant write is refused, whichever queue completed: the admin
+ * queue (main loop) and an I/O queue (its poller thread) alike.  The
+ * controller stays enabled and keeps working.
+ */
+static void test_msix_self(void)
+{
+    Ctrl *c = ctrl_start("");
+    Queue *q = &c->q[2];
+    uint8_t out[PAGE];
+
+    qpci_msix_enable(c->dev);
+    for (int v = 0; v < 3; v++) {
+        uint64_t off = c->dev->msix_table_off + v * PCI_MSIX_ENTRY_SIZE;
+        uint64_t addr = c->bar.addr + NVME_REG_CC;
+
+        qpci_io_writel(c->dev, c->dev->msix_table_bar,
+                       off + PCI_MSIX_ENTRY_LOWER_ADDR, (uint32_t)addr);
+        qpci_io_writel(c->dev, c->dev->msix_table_bar,
+                       off + PCI_MSIX_ENTRY_UPPER_ADDR, addr >> 32);
+        qpci_io_writel(c->dev, c->dev->msix_table_bar,
+                       off + PCI_MSIX_ENTRY_DATA, 0);
+        qpci_io_writel(c->dev, c->dev->msix_table_bar,
+                       off + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+    }
+    /* I/O queue pair 2, interrupts enabled on vector 1 */
+    memset(q, 0, sizeof(*q));
+    q->sq = ring_page(c, 2, 0);
+    q->cq = ring_page(c, 2, 1);
+    q->phase = 1;
+    qtest_memset(c->qts, q->cq, 0, PAGE);
+    g_assert_cmphex(create_cq(c, 2, QDEPTH, 3, 1, q->cq), ==, NVME_SUCCESS);
+    g_assert_cmphex(create_sq(c, 2, QDEPTH, 2, q->sq), ==, NVME_SUCCESS);
+    q->live = true;
+    memset(out, 0x5a, sizeof(out));
+    qtest_memwrite(c->qts, c->buf, out, sizeof(out));
+    for (int i = 0; i < 8; i++) {
+        NvmeCmd cmd = mk(i & 1 ? NVME_CMD_READ : NVME_CMD_WRITE, 1,
+                         c->buf, 0);
+
+        cmd.cdw10 = cpu_to_le32(i * 8);
+        cmd.cdw12 = cpu_to_le32((PAGE >> c->lba_shift) - 1);
+        g_assert_cmphex(run(c, 2, &cmd, NULL), ==, NVME_SUCCESS);
+        g_assert_cmphex(rd32(c, NVME_REG_CSTS) & NVME_CSTS_READY, ==,
+                        NVME_CSTS_READY);
+    }
+    /* the admin queue's interrupts (vector 0) too */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(rd32(c, NVME_REG_CSTS) & NVME_CSTS_READY, ==,
+                    NVME_CSTS_READY);
+    g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_SQ, 2), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_CQ, 2), ==,
+                    NVME_SUCCESS);
+    ctrl_stop(c);
+}
+
+/*
  * Regression (random-chaos, seed 4244956249, step 28): bus mastering off
  * while an I/O SQ has new entries, then a controller reset.  The poller
  * read the SQ entry from what was no longer RAM for the device; that
@@ -3647,6 +3708,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cq-full", test_cq_full);
     qtest_add_func("/femu/cq-park", test_cq_park);
     qtest_add_func("/femu/maxcmd", test_maxcmd);
+    qtest_add_func("/femu/msix-self", test_msix_self);
     qtest_add_func("/femu/dsm-busy", test_dsm_busy);
     qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
