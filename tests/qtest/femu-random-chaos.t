@@ -1,8 +1,10 @@
 #!/bin/bash
 # qtest group /femu/random-chaos: 1000 random steps of controller abuse
-# on an FDP device with a configuration drawn from the seed: random admin,
+# on an FDP device with a configuration drawn from the seed (mdts 1-9,
+# pollers 1-4, queues 2, 3 or 64, mqes 1023 or 65535): random admin,
 # I/O and FDP commands, Get Log Page with random id/offset/length, queue
-# creation/deletion (also with commands in flight), Doorbell Buffer Config
+# creation/deletion (also with commands in flight, and SQs 1-3 sharing a
+# small CQ, so up to 3 pollers park completions in it), Doorbell Buffer Config
 # and shadow doorbells, AERs, random doorbell and register writes,
 # controller disable/enable/shutdown/failed enable, bus mastering and
 # MSI-X off and on.  Every command must complete while the driver's model

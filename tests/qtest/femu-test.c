@@ -2731,7 +2731,9 @@ static void test_random_commands(void)
  */
 #define FZ_FAR 0xfff0000000ull          /* no RAM there */
 #define FZ_RAM_END 0x8000000ull         /* qtest's pc machine: 128 MiB */
-#define FZ_QUEUES 2                     /* the device's I/O queue pairs */
+/* the device's I/O queue pairs (queues=, drawn per run; the model
+ * tracks qids below NQ, a queue created beyond is deleted at once) */
+static int fz_queues = 2;
 #define FZ_HIST 16
 
 typedef struct Fz {
@@ -2808,7 +2810,8 @@ static uint64_t fz_ptr(Fz *f)
 /* A queue id for create/delete: mostly valid ones, some never valid. */
 static uint16_t fz_qid(void)
 {
-    return rr(0, 8) ? rr(0, FZ_QUEUES + 2) : PICK(0xffff, 0x8001, r32());
+    return rr(0, 8) ? rr(0, MIN(fz_queues, NQ - 1) + 2)
+                    : PICK(fz_queues, fz_queues + 1, 0xffff, 0x8001, r32());
 }
 
 /* The PRP list page: half data pages, half outside RAM (rewritten now
@@ -3148,7 +3151,19 @@ static void fz_create_random(Fz *f)
     if (st != NVME_SUCCESS) {
         return;
     }
-    if (qid == 0 || qid >= NQ || qid > FZ_QUEUES ||
+    if (qid >= NQ && qid <= fz_queues &&
+        (cq || (other < NQ && f->cq_on[other]))) {
+        /* a queue the model does not track: valid, and gone again */
+        cmd = mk(cq ? NVME_ADM_CMD_DELETE_CQ : NVME_ADM_CMD_DELETE_SQ,
+                 0, 0, 0);
+        cmd.cdw10 = cpu_to_le32(qid);
+        if (fz_cmd(f, 0, &cmd, NULL) != NVME_SUCCESS) {
+            fz_fail(f, "delete of the %s %u just created failed",
+                    cq ? "CQ" : "SQ", qid);
+        }
+        return;
+    }
+    if (qid == 0 || qid >= NQ || qid > fz_queues ||
         (cq ? f->cq_on[qid] : f->sq_on[qid])) {
         fz_fail(f, "create %s %u accepted", cq ? "CQ" : "SQ", qid);
     }
@@ -3175,7 +3190,7 @@ static void fz_churn(Fz *f)
     Queue *q = &c->q[2];
     uint32_t sqsize = rr(2, QDEPTH + 1), cqsize = rr(2, QDEPTH + 1);
     bool ien = f->msix ? rb() : rr(0, 4) == 0;
-    uint16_t vec = f->msix && ien ? rr(0, FZ_QUEUES + 1) : 0;
+    uint16_t vec = f->msix && ien ? rr(0, fz_queues + 1) : 0;
     int batches = rr(1, 6);
     NvmeCmd cmd;
 
@@ -3248,6 +3263,126 @@ static void fz_churn(Fz *f)
     }
     fz_delete(f, false, 2);
     fz_delete(f, true, 2);
+}
+
+/*
+ * Three SQs (1-3) on one small CQ (2), so that with pollers >= 3 three
+ * pollers post into it, and it is often full (completions parked); then
+ * SQs are deleted with commands in flight.  Every completion is for a
+ * command of this batch, once, on the SQ it was sent to; a deleted SQ's
+ * commands may end aborted or not at all (a full CQ has no room for the
+ * abort), the others complete.
+ */
+static void fz_shared_cq(Fz *f)
+{
+    Ctrl *c = f->c;
+    Queue *cq = &c->q[2];
+    uint32_t cqsize = PICK(2, 3, rr(2, QDEPTH + 1));
+    int nsq = MIN(fz_queues, NQ - 1), k[NQ] = {}, total = 0, got = 0;
+    uint16_t first, owner[3 * QDEPTH];
+    bool gone[NQ] = {}, seen[3 * QDEPTH] = {};
+    NvmeCmd cmd;
+    NvmeCqe cqe;
+
+    if (nsq < 2) {
+        return;
+    }
+    for (int q = 1; q <= nsq; q++) {
+        fz_free_qid(f, q);
+    }
+    memset(cq, 0, sizeof(*cq));
+    cq->cq = ring_page(c, 2, 1);
+    cq->cqsize = cqsize;
+    cq->phase = 1;
+    qtest_memset(c->qts, cq->cq, 0, PAGE);
+    shadow_db(c, 2, 1, 0);
+    cmd = mk(NVME_ADM_CMD_CREATE_CQ, 0, cq->cq, 0);
+    cmd.cdw10 = cpu_to_le32((cqsize - 1) << 16 | 2);
+    cmd.cdw11 = cpu_to_le32(1);
+    if (fz_cmd(f, 0, &cmd, NULL) != NVME_SUCCESS) {
+        fz_fail(f, "create CQ 2 (size %u) failed", cqsize);
+    }
+    f->cq_on[2] = true;
+    f->cq_size[2] = cqsize;
+    for (int q = 1; q <= nsq; q++) {
+        Queue *sq = &c->q[q];
+
+        sq->sq = ring_page(c, q, 0);
+        sq->sqsize = QDEPTH;
+        sq->tail = 0;
+        shadow_db(c, q, 0, 0);
+        cmd = mk(NVME_ADM_CMD_CREATE_SQ, 0, sq->sq, 0);
+        cmd.cdw10 = cpu_to_le32((QDEPTH - 1) << 16 | q);
+        cmd.cdw11 = cpu_to_le32(2 << 16 | 1);
+        if (fz_cmd(f, 0, &cmd, NULL) != NVME_SUCCESS) {
+            fz_fail(f, "create SQ %d on the shared CQ 2 failed", q);
+        }
+        f->sq_on[q] = true;
+        f->sq_cq[q] = 2;
+        f->sq_size[q] = QDEPTH;
+    }
+    /* the queues are not the driver's usual pairs any more */
+    for (int q = 1; q <= nsq; q++) {
+        c->q[q].live = false;
+    }
+    first = c->cid + 1;
+    for (int q = 1; q <= nsq; q++) {
+        k[q] = rr(1, QDEPTH);
+        for (int i = 0; i < k[q]; i++) {
+            fz_io_cmd(f, &cmd);
+            submit(c, q, &cmd);
+            owner[total++] = q;
+        }
+    }
+    /* consume some, then delete some SQs with commands in flight */
+    for (int n = rr(0, total + 1); got < n; got++) {
+        uint16_t d;
+
+        if (!reap(c, 2, &cqe, TIMEOUT_US)) {
+            fz_fail(f, "shared CQ: %d of %d commands never completed",
+                    total - got, total);
+        }
+        d = le16_to_cpu(cqe.cid) - first;
+        if (d >= total || seen[d] ||
+            le16_to_cpu(cqe.sq_id) != owner[d]) {
+            fz_fail(f, "shared CQ: unexpected cid %u on SQ %u",
+                    le16_to_cpu(cqe.cid), le16_to_cpu(cqe.sq_id));
+        }
+        seen[d] = true;
+        f->cmds++;
+    }
+    g_usleep(rr(0, 2) ? 0 : rr(0, 2000));
+    for (int q = 1; q <= nsq; q++) {
+        if (rb()) {
+            fz_delete(f, false, q);
+            gone[q] = true;
+        }
+    }
+    /* the rest: all of the live SQs', maybe some of the deleted ones' */
+    while (reap(c, 2, &cqe, 200 * 1000)) {
+        uint16_t d = le16_to_cpu(cqe.cid) - first;
+
+        if (d >= total || seen[d] ||
+            le16_to_cpu(cqe.sq_id) != owner[d]) {
+            fz_fail(f, "shared CQ: unexpected cid %u on SQ %u",
+                    le16_to_cpu(cqe.cid), le16_to_cpu(cqe.sq_id));
+        }
+        seen[d] = true;
+        f->cmds++;
+    }
+    for (int d = 0; d < total; d++) {
+        if (!seen[d] && !gone[owner[d]]) {
+            fz_fail(f, "shared CQ: cid %u of live SQ %d never completed",
+                    first + d, owner[d]);
+        }
+    }
+    for (int q = 1; q <= nsq; q++) {
+        if (!gone[q]) {
+            fz_delete(f, false, q);
+        }
+    }
+    fz_delete(f, true, 2);
+    f->churns++;
 }
 
 /* Random doorbell and register writes. */
@@ -3564,10 +3699,13 @@ static void test_random_chaos(void)
     opts = g_strdup_printf("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
                            "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"
                            "op_pcent=%d,subsys=fdp0,gc_policy=%s,"
-                           "hot_cold_sep=%s,secsz=%d,mdts=%d,pollers=%d",
+                           "hot_cold_sep=%s,secsz=%d,mdts=%d,pollers=%d,"
+                           "queues=%d,mqes=%d",
                            (int)PICK(30, 50, 100), policies[rr(0, 5)],
                            rb() ? "on" : "off", (int)PICK(512, 4096),
-                           (int)PICK(1, 3, 5, 7), (int)PICK(1, 2));
+                           (int)PICK(1, 3, 5, 7, 8, 9), (int)PICK(1, 2, 3, 4),
+                           fz_queues = PICK(2, 3, 64),
+                           (int)PICK(0x3ff, 0xffff));
     g_test_message("random-chaos: -device femu,%s", opts);
     c = ctrl_start(opts);
     f->c = c;
@@ -3637,9 +3775,12 @@ static void test_random_chaos(void)
             fz_note(f, "get-log-page");
             fz_log_cmd(f, &cmd);
             fz_cmd(f, 0, &cmd, NULL);
-        } else if (a < 62) {
+        } else if (a < 59) {
             fz_note(f, "queue-churn");
             fz_churn(f);
+        } else if (a < 62) {
+            fz_note(f, "shared-cq");
+            fz_shared_cq(f);
         } else if (a < 70) {
             fz_note(f, rb() ? "create-random" : "delete-random");
             if (!strcmp(f->hist[f->step % FZ_HIST], "create-random")) {
