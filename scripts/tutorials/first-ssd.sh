@@ -2,13 +2,17 @@
 # first-ssd.sh: tutorial 01 in one script, inside a guest with a FEMU
 # BlackBox SSD (a real guest or the embedded one of scripts/femu-run):
 # what the guest sees, log page C0h before and after a sequential fill,
-# reads before writes, and QD1 latencies against the NAND times.
+# reads before writes, QD1 latencies against the NAND times, and last,
+# as FEMU's tutorial 01 ends: RUNTIME seconds of QD1 4 KiB random writes
+# on the filled drive (fio's completion latency percentiles: GC shows in
+# the tail, not the median) and C0h again (the pages GC moved).
 #
 # WARNING: it overwrites the whole namespace.
 #
 # Settings (environment variables, or NAME=VALUE arguments):
 #   DEV=/dev/nvme0n1   namespace (default: the first FEMU BlackBox one)
 #   IOS=500            I/Os of each QD1 latency measurement
+#   RUNTIME=15         seconds of the closing QD1 random-write run (0: skip)
 #   FORCE=0            1: run even if the namespace is mounted
 set -u
 ME=first-ssd
@@ -18,7 +22,8 @@ for _lib in "$(dirname "$0")/lib.sh" ./lib.sh; do [ -f "$_lib" ] && break; done
 [ -f "$_lib" ] || { echo "$ME: lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 . "$_lib"
 tut_args "$@"
-IOS=${IOS:-500} FORCE=${FORCE:-0}
+IOS=${IOS:-500} RUNTIME=${RUNTIME:-15} FORCE=${FORCE:-0}
+[[ $RUNTIME =~ ^[0-9]+$ ]] || die "RUNTIME=$RUNTIME: want whole seconds"
 tut_find_dev
 tut_mount_guard
 name=$NAME
@@ -60,3 +65,15 @@ echo "== QD1 latencies on written data (mean p50 p99 us)"
 echo "qd1 read written: $(qd1 --rw=randread --size=100%)"
 echo "qd1 write: $(qd1 --rw=randwrite --size=100%)"
 c0line
+if [ "$RUNTIME" -gt 0 ]; then
+    echo "== QD1 4 KiB random writes for $RUNTIME s on the filled drive (GC in the tail)"
+    # fio's own summary: the write line and the completion latency
+    # percentiles, as the tutorial shows them
+    out=$(fio --name=rw --filename="$DEV" --direct=1 --ioengine=libaio --rw=randwrite \
+        --bs=4k --iodepth=1 --runtime="$RUNTIME" --time_based --eta=never) || die "random writes failed"
+    awk '/^ *write: IOPS=/ { print; next }
+         /clat percentiles/ { on = 1; print; next }
+         on && /^ *\|/ { print; next }
+         { on = 0 }' <<<"$out"
+    c0line
+fi
