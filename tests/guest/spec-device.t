@@ -103,7 +103,7 @@ EX=nchs=4,luns_per_ch=4,blks_per_pl=128
 refuse femu,femu_mode=0 'femu_mode=0.*not implemented' "2 femu_mode=0 refused"
 refuse femu,femu_mode=3 'femu_mode=3.*not implemented' "2 femu_mode=3 refused"
 refuse femu,$EX,devsz_mb=2049 'devsz_mb=2049.*2048 MiB' "2.2 a namespace larger than the NAND refused, naming devsz_mb and the NAND size"
-refuse femu,$EX,op_pcent=5 'op_pcent=5.*(op_pcent >= 7)' "2.2 op_pcent=5 on the 2 GiB example refused, naming the limit"
+refuse femu,$EX,op_pcent=5 'op_pcent=5.*(op_pcent >= 6)' "2.2 op_pcent=5 on the 2 GiB example refused, naming the limit"
 accept femu,$EX,op_pcent=7 "2.2 op_pcent=7 on the 2 GiB example accepted"
 refuse femu,$EX,devsz_mb=1990 'devsz_mb=1990.*devsz_mb <= [0-9]+' "2.2 devsz_mb=1990 on the 2 GiB example refused by the reserve rule, naming devsz_mb and its limit"
 accept femu,nchs=2,luns_per_ch=4,blks_per_pl=64,devsz_mb=384 "2.2 devsz_mb=384 on a 512 MiB geometry accepted"
