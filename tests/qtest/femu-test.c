@@ -3358,10 +3358,25 @@ static void fz_shared_cq(Fz *f)
             gone[q] = true;
         }
     }
-    /* the rest: all of the live SQs', maybe some of the deleted ones' */
-    while (reap(c, 2, &cqe, 200 * 1000)) {
-        uint16_t d = le16_to_cpu(cqe.cid) - first;
+    /* the rest: all of the live SQs' (each within TIMEOUT_US), then
+     * whatever of the deleted ones' comes */
+    for (;;) {
+        int live = 0;
+        uint16_t d;
 
+        for (d = 0; d < total; d++) {
+            live += !seen[d] && !gone[owner[d]];
+        }
+        if (!reap(c, 2, &cqe, live ? TIMEOUT_US : 200 * 1000)) {
+            for (d = 0; live && d < total; d++) {
+                if (!seen[d] && !gone[owner[d]]) {
+                    fz_fail(f, "shared CQ: cid %u of live SQ %d never "
+                            "completed", first + d, owner[d]);
+                }
+            }
+            break;
+        }
+        d = le16_to_cpu(cqe.cid) - first;
         if (d >= total || seen[d] ||
             le16_to_cpu(cqe.sq_id) != owner[d]) {
             fz_fail(f, "shared CQ: unexpected cid %u on SQ %u",
@@ -3369,12 +3384,6 @@ static void fz_shared_cq(Fz *f)
         }
         seen[d] = true;
         f->cmds++;
-    }
-    for (int d = 0; d < total; d++) {
-        if (!seen[d] && !gone[owner[d]]) {
-            fz_fail(f, "shared CQ: cid %u of live SQ %d never completed",
-                    first + d, owner[d]);
-        }
     }
     for (int q = 1; q <= nsq; q++) {
         if (!gone[q]) {
