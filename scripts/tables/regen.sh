@@ -236,7 +236,7 @@ job_guest() {
     for i in "${ran[@]}"; do
         local props=${rows[$i]%|*} z=${rows[$i]#*|}
         dev+=(-device "femu,$GEOM,$props,serial=r$i")
-        echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE SPAN=whole${z:+ ZIPF=$z}" >>"$job"
+        echo "echo '### row $i'; bash waf-run.sh DEV=\$(sv r$i) AGE=$AGE MEASURE=$MEASURE SPAN=whole${z:+ --random_distribution=zipf:$z}" >>"$job"
     done
     echo "$ME: $table: guest rows $list (${#ran[@]} devices, one boot on $(hostname 2>/dev/null); $(date -u +%H:%M:%S) UTC)" >&2
     t0=$EPOCHREALTIME
@@ -472,7 +472,7 @@ waf_fragment() {
         done
         echo
         echo "Commands: simulator \`build/femu-sim $GEOM,<properties> --waf-run=age=<bytes>,measure=<bytes>[,zipf=1.2]\`;"
-        echo "guest \`scripts/femu-run -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE SPAN=whole [ZIPF=1.2]\`."
+        echo "guest \`scripts/femu-run -device femu,$GEOM,<properties> --script scripts/tutorials/waf-run.sh AGE=$AGE MEASURE=$MEASURE SPAN=whole [--random_distribution=zipf:1.2]\`."
         [ -z "${WALL[$name]:-}" ] || echo "Guest wall time per boot, boot to exit: $(printf '%s' "${WALL[$name]}" | sort -t' ' -k2,2n | paste -sd';' | sed 's/;/; /g') (\`--scale $SCALE\`, $accel; KVM: not measured, no working KVM on these machines)."
     } >"$f.tmp" && mv "$f.tmp" "$f"
     echo "$ME: wrote $f" >&2
