@@ -3527,15 +3527,22 @@ static void fz_dbbuf(Fz *f)
     uint16_t st;
 
     if (dbs == f->shadow[0] || dbs == f->shadow[1]) {
-        /* the shadow doorbells start as the MMIO ones are now */
-        qtest_memset(c->qts, dbs, 0, PAGE);
+        /*
+         * The shadow doorbells start as the MMIO ones are now.  In one
+         * write: the page may be the one the controller reads now (the
+         * same page configured again), and zeroing it first showed it an
+         * SQ tail of 0 for a moment, i.e. up to a ring of old entries
+         * to run again (their stale completions failed random-chaos).
+         */
+        uint32_t page[PAGE / 4] = {};
+
         for (int i = 1; i < NQ; i++) {
-            uint32_t v[2] = { cpu_to_le32(c->q[i].tail),
-                              cpu_to_le32(c->q[i].head) };
             if (c->q[i].live) {
-                qtest_memwrite(c->qts, dbs + 8 * i, v, sizeof(v));
+                page[2 * i] = cpu_to_le32(c->q[i].tail);
+                page[2 * i + 1] = cpu_to_le32(c->q[i].head);
             }
         }
+        qtest_memwrite(c->qts, dbs, page, sizeof(page));
     }
     st = fz_cmd(f, 0, &cmd, NULL);
     if (st != (ok_dbs && ok_eis ? NVME_SUCCESS : NVME_INVALID_FIELD)) {
