@@ -12,6 +12,10 @@ CONFIG_VIRTIO_PCI=y
 CONFIG_VIRTIO_NET=y
 CONFIG_VIRTIO_BLK=y
 CONFIG_VIRTIO_SCSI=y
+# Intel's vIOMMU (-device intel-iommu): guests that run SPDK, DPDK or VFIO
+# need one; femu refuses realize behind it unless its bus bypasses it
+# (docs/device.md).
+CONFIG_VTD=y
 # QEMU's own NVMe controller: the peer FEMU is tested and benchmarked against.
 CONFIG_NVME_PCI=y
 # FEMU itself (hw/femu/Kconfig).

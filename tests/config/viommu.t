@@ -3,11 +3,12 @@
 # why and how to place it): its pollers access guest memory holding their
 # own lock, and an IOMMU translation may need the BQL, which a controller
 # reset holds while it waits for that lock.  On a bus that bypasses the
-# IOMMU it starts.  Needs a QEMU build with intel-iommu (CONFIG_VTD).
+# IOMMU it starts.
 . "$(dirname "$0")/lib.sh"
+# The graft's device set (scripts/graft/femu-devices.mak) selects CONFIG_VTD.
 if ! "$FEMU_QEMU" -M q35 -device help 2>/dev/null | grep -q '"intel-iommu"'; then
-    echo "SKIP: this QEMU build has no intel-iommu device"
-    exit 77
+    echo "FAIL: this QEMU build has no intel-iommu device (femu-devices.mak selects CONFIG_VTD)"
+    exit 1
 fi
 refuse '^femu does not work behind a vIOMMU \(its DMA address space is not system memory\); put it on a bus that bypasses the IOMMU' \
     -device intel-iommu,intremap=off femu
