@@ -34,7 +34,7 @@ cat >"$job" <<'JOB'
 ctrl() { for c in /sys/class/nvme/nvme*; do [ "$(tr -d ' ' <$c/serial)" = $1 ] && basename $c; done; }
 for s in 0 1 2 3; do eval D$s=/dev/$(ctrl vSSD$s)n1; done
 echo "### waf0"; bash tutorials/waf-run.sh DEV=$D0 AGE=2x MEASURE=2x SPAN=whole; echo "rc=$?"
-echo "### waf1"; bash tutorials/waf-run.sh DEV=$D1 AGE=2.1x MEASURE=2x ZIPF=1.2 SPAN=whole; echo "rc=$?"
+echo "### waf1"; bash tutorials/waf-run.sh DEV=$D1 AGE=2.1x MEASURE=2x SPAN=whole --random_distribution=zipf:1.2; echo "rc=$?"
 echo "### lat";  bash tutorials/lat-run.sh DEV=$D2 IOS=300 AGE=1x; echo "rc=$?"
 echo "### first"; bash tutorials/first-ssd.sh DEV=$D3 IOS=50; echo "rc=$?"
 echo "### badopt"; bash tutorials/waf-run.sh DEV=$D0 NOPE=1; echo "rc=$?"
