@@ -114,7 +114,7 @@ one() {
 
 echo "# $(date -u +%FT%TZ) geometry $GEOM; waf-run.sh ${WARGS[*]:-(published defaults)}"
 echo "# peer: ${PEER:--}"
-echo "# ours: $OURS ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo "# ours: $OURS (built $(date -u -r "$OURS" +%FT%TZ 2>/dev/null || echo '?'); repository at $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
 ROWS=() FAILED=0
 for c in "${CELLS[@]}"; do
     line=$(printf '%s\n' "${ALL[@]}" | awk -F'|' -v c="$c" '$1 == c') || true
