@@ -101,7 +101,7 @@ refuse() { # refuse DEVICE-OPTS REGEX WHAT
 accept() { start "$1"; local rc=$?; [ $rc = 0 ] && ok "$2" || bad "$2: -device $1 exited $rc: $(cat "$D/start.err")"; }
 EX=nchs=4,luns_per_ch=4,blks_per_pl=128
 refuse femu,femu_mode=0 'femu_mode=0.*not implemented' "2 femu_mode=0 refused"
-refuse femu,femu_mode=3 'femu_mode=3.*not implemented' "2 femu_mode=3 refused"
+refuse femu,femu_mode=4 'femu_mode=4.*not implemented' "2 femu_mode=4 refused"
 refuse femu,$EX,devsz_mb=2049 'devsz_mb=2049.*2048 MiB' "2.2 a namespace larger than the NAND refused, naming devsz_mb and the NAND size"
 refuse femu,$EX,op_pcent=5 'op_pcent=5.*(op_pcent >= 6)' "2.2 op_pcent=5 on the 2 GiB example refused, naming the limit"
 accept femu,$EX,op_pcent=7 "2.2 op_pcent=7 on the 2 GiB example accepted"

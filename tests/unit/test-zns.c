@@ -293,6 +293,18 @@ static void test_resources(void)
     CHECK_EQ(zns_nr_open(z), 2);
     CHECK_EQ(zns_nr_active(z), 3);
     /* a fourth active zone is refused, by write, open or finish */
+    {
+        uint64_t start = 0;
+
+        /* the dry run agrees and changes nothing */
+        CHECK_EQ(zns_write_check(z, 3 * 4096, 8, false, &start),
+                 ZNS_ERR_TOO_MANY_ACTIVE);
+        CHECK_EQ(zns_write_check(z, 0, 8, true, &start), ZNS_OK);
+        CHECK_EQ(start, 8);
+        CHECK_EQ(st(z, 0), ZNS_CLOSED);
+        CHECK_EQ(zns_write_check(z, 4096, 8, false, &start),
+                 ZNS_ERR_INVALID_WRITE);
+    }
     CHECK_EQ(wr(z, 3 * 4096, 8), ZNS_ERR_TOO_MANY_ACTIVE);
     CHECK_EQ(act(z, 3, ZNS_ACT_OPEN), ZNS_ERR_TOO_MANY_ACTIVE);
     CHECK_EQ(act(z, 3, ZNS_ACT_FINISH), ZNS_ERR_TOO_MANY_ACTIVE);

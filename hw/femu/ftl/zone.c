@@ -358,36 +358,78 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
-                          bool append, uint64_t now, uint64_t *alba,
-                          uint64_t *done)
+/* The checks of a write, in the order the errors are reported; the
+ * zone and the first block written come back in *id and *start. */
+static enum zns_result write_prepare(const struct zns *z, uint64_t slba,
+                                     uint32_t nlb, bool append, uint32_t *id,
+                                     uint64_t *start)
 {
-    uint64_t ns = zns_ns_blocks(z), start, end, t = now, first, last;
-    uint32_t id;
-    struct zns_zone *zn;
+    uint64_t ns = zns_ns_blocks(z);
+    const struct zns_zone *zn;
     enum zns_result r;
 
-    *done = now;
     if (nlb == 0 || slba >= ns || nlb > ns - slba) {
         return ZNS_ERR_LBA_RANGE;
     }
-    id = (uint32_t)(slba / z->zone_blocks);
-    zn = &z->zone[id];
-    if (append && slba != zslba(z, id)) {
+    *id = (uint32_t)(slba / z->zone_blocks);
+    zn = &z->zone[*id];
+    if (append && slba != zslba(z, *id)) {
         return ZNS_ERR_INVALID_FIELD;
     }
     r = write_state_check(zn->state);
     if (r) {
         return r;
     }
-    start = append ? zn->wp : slba;
+    *start = append ? zn->wp : slba;
     if (!append && slba != zn->wp) {
         return ZNS_ERR_INVALID_WRITE;
     }
-    end = start + nlb;
-    if (end > zslba(z, id) + z->zone_cap) {
+    if (*start + nlb > zslba(z, *id) + z->zone_cap) {
         return ZNS_ERR_BOUNDARY;
     }
+    return ZNS_OK;
+}
+
+/* take_resources() without changing anything. */
+static enum zns_result resources_ok(const struct zns *z, uint8_t s)
+{
+    uint32_t act = s == ZNS_EMPTY, opn = s == ZNS_EMPTY || s == ZNS_CLOSED;
+
+    if (z->cfg.max_active && z->nr_active + act > z->cfg.max_active) {
+        return ZNS_ERR_TOO_MANY_ACTIVE;
+    }
+    if (z->cfg.max_open && z->nr_open + opn > z->cfg.max_open &&
+        z->ihead == FTL_NONE) {
+        return ZNS_ERR_TOO_MANY_OPEN;
+    }
+    return ZNS_OK;
+}
+
+enum zns_result zns_write_check(const struct zns *z, uint64_t slba,
+                                uint32_t nlb, bool append, uint64_t *start)
+{
+    uint32_t id;
+    enum zns_result r = write_prepare(z, slba, nlb, append, &id, start);
+
+    return r ? r : resources_ok(z, z->zone[id].state);
+}
+
+enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
+                          bool append, uint64_t now, uint64_t *alba,
+                          uint64_t *done)
+{
+    uint64_t start, end, t = now, first, last;
+    uint32_t id;
+    struct zns_zone *zn;
+    enum zns_result r;
+
+    *done = now;
+    r = write_prepare(z, slba, nlb, append, &id, &start);
+    if (r) {
+        return r;
+    }
+    zn = &z->zone[id];
+    end = start + nlb;
     r = open_from(z, zn->state);
     if (r) {
         return r;

@@ -123,6 +123,11 @@ uint32_t zns_page_lun(const struct zns *z, uint32_t zone, uint64_t page);
 enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
                           bool append, uint64_t now, uint64_t *alba,
                           uint64_t *done);
+/* The same checks without writing: ZNS_OK when zns_write() with the
+ * same arguments would succeed now; *start = the first block it would
+ * write (the write pointer for an append). */
+enum zns_result zns_write_check(const struct zns *z, uint64_t slba,
+                                uint32_t nlb, bool append, uint64_t *start);
 /* Read: pages below a write pointer occupy their LUN; the rest cost no
  * NAND time (the data is zeroes).  Reads may cross zones. */
 enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
