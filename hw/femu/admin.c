@@ -292,8 +292,10 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
     id->nsfeat = 1 << 4 | (n->ftl ? 1 : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
-    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates */
-    id->dlfeat = 0x1 | (1 << 3);
+    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates.
+     * A zoned namespace takes deallocation as a hint (the data stays) and
+     * writes its zeroes at the write pointer: nothing to report. */
+    id->dlfeat = femu_is_zns(n) ? 0 : 0x1 | (1 << 3);
     id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
     id->npwa = id->npwg;
     id->npdg = id->npwg;

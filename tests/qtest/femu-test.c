@@ -3975,6 +3975,10 @@ static void test_zns_identify_io(void)
     /* CAP.CSS: NVM (bit 37) and I/O command sets (bit 43) */
     g_assert_cmphex((cap_hi >> 5) & 0x41, ==, 0x41);
     g_assert_cmpuint(c->ns_blocks, ==, 8 * ZSZE);
+    /* DLFEAT 0: deallocation is a hint, Write Zeroes writes */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmpuint(((NvmeIdNs *)page)->dlfeat, ==, 0);
     g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_NS, NVME_CSI_ZONED, 1), ==,
                     NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, page, sizeof(page));
