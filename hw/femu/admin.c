@@ -15,6 +15,7 @@
 
 #define FEMU_MODEL_BBSSD    "FEMU BlackBox-SSD Controller"
 #define FEMU_MODEL_NOSSD    "FEMU NoSSD Controller"
+#define FEMU_MODEL_ZNS      "FEMU ZNS-SSD Controller"
 #define FEMU_FW_REV         "1.0"
 
 /* Space-padded ASCII fields of Identify Controller (5.17.2.1). */
@@ -211,7 +212,8 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ssvid = cpu_to_le16(FEMU_PCI_VENDOR_ID);
     femu_strpad(id.sn, sizeof(id.sn), n->sn);
     femu_strpad(id.mn, sizeof(id.mn),
-                femu_is_bbssd(n) ? FEMU_MODEL_BBSSD : FEMU_MODEL_NOSSD);
+                femu_is_bbssd(n) ? FEMU_MODEL_BBSSD :
+                femu_is_zns(n) ? FEMU_MODEL_ZNS : FEMU_MODEL_NOSSD);
     femu_strpad(id.fr, sizeof(id.fr), FEMU_FW_REV);
     id.rab = 6;
     id.ieee[0] = 0x1d;
@@ -290,8 +292,10 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
     id->nsfeat = 1 << 4 | (n->ftl ? 1 : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
-    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates */
-    id->dlfeat = 0x1 | (1 << 3);
+    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates.
+     * A zoned namespace takes deallocation as a hint (the data stays) and
+     * writes its zeroes at the write pointer: nothing to report. */
+    id->dlfeat = femu_is_zns(n) ? 0 : 0x1 | (1 << 3);
     id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
     id->npwa = id->npwg;
     id->npdg = id->npwg;
@@ -332,6 +336,11 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         if (nsid != 1) {
             return NVME_INVALID_NSID | NVME_DNR;
         }
+        if (c->cns == NVME_ID_CNS_CS_NS && c->csi == NVME_CSI_ZONED &&
+            femu_is_zns(n)) {
+            femu_zns_identify_ns(n, buf);
+            break;
+        }
         if (c->cns == NVME_ID_CNS_CS_NS && c->csi != 0) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
@@ -346,6 +355,10 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         /* CNS 05h with CSI NVM: NvmeIdNsNvm, all zero (no PI formats) */
         break;
     case NVME_ID_CNS_CS_CTRL:
+        if (c->csi == NVME_CSI_ZONED && femu_is_zns(n)) {
+            femu_zns_identify_ctrl(n, buf);
+            break;
+        }
         if (c->csi != 0) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
@@ -365,7 +378,8 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         if (nsid >= 0xfffffffe) {
             return NVME_INVALID_NSID | NVME_DNR;
         }
-        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST && c->csi != 0) {
+        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST && c->csi != 0 &&
+            !(c->csi == NVME_CSI_ZONED && femu_is_zns(n))) {
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         if (nsid < 1) {
@@ -394,12 +408,14 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
                 p += 4 + NVME_NIDL_UUID;
             }
             p[0] = 4; p[1] = NVME_NIDL_CSI;
-            p[4] = 0;               /* NVM command set */
+            p[4] = femu_is_zns(n) ? NVME_CSI_ZONED : NVME_CSI_NVM;
         }
         break;
     case NVME_ID_CNS_IO_COMMAND_SET:
-        /* one I/O command set combination: NVM only (bit 0) */
-        stq_le_p(buf, 1);
+        /* one I/O command set combination: NVM (bit 0), with Zoned
+         * Namespace (bit 2) in femu_mode=3 */
+        stq_le_p(buf, femu_is_zns(n) ? 1 << NVME_CSI_NVM | 1 << NVME_CSI_ZONED
+                                     : 1);
         break;
     case NVME_ID_CNS_ENDURANCE_GROUP_LIST:
         if (femu_fdp_endgid(n)) {
@@ -891,6 +907,10 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     if (code == 5) {
         /* the lateness histogram restarts with the counters */
         femu_lat_reset(n);
+    }
+    if (femu_is_zns(n)) {
+        femu_zns_control(n, code);
+        return NVME_SUCCESS;
     }
     if (!n->ftl) {
         return NVME_SUCCESS;        /* NoSSD: no FTL to control */

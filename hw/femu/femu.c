@@ -164,9 +164,11 @@ static bool femu_check_latencies(FemuCtrl *n, Error **errp)
 
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
-    if (n->femu_mode != FEMU_MODE_BBSSD && n->femu_mode != FEMU_MODE_NOSSD) {
+    if (n->femu_mode != FEMU_MODE_BBSSD && n->femu_mode != FEMU_MODE_NOSSD &&
+        n->femu_mode != FEMU_MODE_ZNS) {
         error_setg(errp, "femu_mode=%u is not implemented; use 1 "
-                   "(BlackBox SSD) or 2 (NoSSD)", n->femu_mode);
+                   "(BlackBox SSD), 2 (NoSSD) or 3 (Zoned Namespace SSD)",
+                   n->femu_mode);
         return false;
     }
     if (n->cfg.secsz != 512 && n->cfg.secsz != 4096) {
@@ -353,6 +355,10 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
             goto fail_fdp;
         }
         n->ns_blocks = ftl_ns_blocks(n->ftl);
+    } else if (femu_is_zns(n)) {
+        if (!femu_zns_realize(n, errp)) {
+            goto fail_fdp;
+        }
     } else if (!femu_nossd_size(n, errp)) {
         goto fail_fdp;
     }
@@ -412,6 +418,7 @@ fail_bh:
     qemu_mutex_destroy(&n->err_lock);
     femu_store_fini(&n->store);
 fail_ftl:
+    femu_zns_unrealize(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
@@ -434,6 +441,7 @@ static void femu_exit(PCIDevice *pdev)
     g_free(n->sq);
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
+    femu_zns_unrealize(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
@@ -486,6 +494,13 @@ static const Property femu_props[] = {
     DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
     DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
     DEFINE_PROP_STRING("subsys", FemuCtrl, subsys_id),
+    /* Zoned Namespace SSD (femu_mode=3) */
+    DEFINE_PROP_UINT32("zone_luns", FemuCtrl, zns_zone_luns, 4),
+    DEFINE_PROP_UINT64("zone_size_mb", FemuCtrl, zns_zone_size_mb, 0),
+    DEFINE_PROP_UINT64("zone_cap_mb", FemuCtrl, zns_zone_cap_mb, 0),
+    DEFINE_PROP_UINT32("max_open", FemuCtrl, zns_max_open, 0),
+    DEFINE_PROP_UINT32("max_active", FemuCtrl, zns_max_active, 0),
+    DEFINE_PROP_UINT8("zasl", FemuCtrl, zns_zasl, 0),
     /* a fresh random UUID per run unless given ("auto") */
     DEFINE_PROP_UUID("uuid", FemuCtrl, uuid),
 };
@@ -509,7 +524,8 @@ static void femu_set_prop_descs(ObjectClass *oc, const FemuPropDesc *d,
 
 static const FemuPropDesc femu_prop_descs[] = {
     { "femu_mode", "1 = BlackBox SSD (device-side FTL, GC, NAND timing), "
-                   "2 = NoSSD (no FTL, no delays); others are refused" },
+                   "2 = NoSSD (no FTL, no delays), 3 = Zoned Namespace SSD "
+                   "(zones over the NAND timing model); others are refused" },
     { "nchs", "NAND channels (1..)" },
     { "luns_per_ch", "LUNs (dies) per channel (1..)" },
     { "pls_per_lun", "planes per LUN (1..)" },
@@ -553,6 +569,19 @@ static const FemuPropDesc femu_prop_descs[] = {
     { "mqes", "maximum queue entries, 0's based (1..65535)" },
     { "subsys", "id of a femu-subsys device (FDP settings), given "
                 "before this controller" },
+    { "zone_luns", "femu_mode=3: LUNs one zone stripes over; must divide "
+                   "nchs x luns_per_ch" },
+    { "zone_size_mb", "femu_mode=3: zone size in MiB, a multiple of "
+                      "zone_luns x pls_per_lun erase blocks, a power of two "
+                      "in logical blocks (0 = one block per plane per LUN)" },
+    { "zone_cap_mb", "femu_mode=3: writable MiB of a zone, at most its size "
+                     "(0 = the zone size)" },
+    { "max_open", "femu_mode=3: open zones at most (0 = no limit; at most "
+                  "max_active)" },
+    { "max_active", "femu_mode=3: open + closed zones at most (0 = no limit; "
+                    "needs max_open set)" },
+    { "zasl", "femu_mode=3: Zone Append Size Limit, 2^zasl 4 KiB pages "
+              "(0 = mdts; at most mdts)" },
     { "uuid", "namespace UUID (Identify descriptor 03h): \"auto\" = a "
               "random one per run, or xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx; "
               "all zeroes = none" },
@@ -585,7 +614,7 @@ static void femu_class_init(ObjectClass *oc, void *data)
     pc->class_id = PCI_CLASS_STORAGE_EXPRESS;
     pc->revision = 1;
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
-    dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD)";
+    dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD / ZNS SSD)";
     device_class_set_props(dc, femu_props);
     femu_set_prop_descs(oc, femu_prop_descs, ARRAY_SIZE(femu_prop_descs));
     device_class_set_legacy_reset(dc, femu_pci_reset);

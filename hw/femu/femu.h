@@ -12,6 +12,7 @@
  *   poller.c  poller threads and the time-ordered completion queues
  *   store.c   sparse host-memory data store
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
+ *   zns.c     Zoned Namespace SSD (femu_mode=3): zone commands, CSI 02h
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
@@ -32,6 +33,7 @@
 #include "qemu/event_notifier.h"
 #include "qemu/uuid.h"
 #include "hw/femu/ftl.h"
+#include "hw/femu/zns.h"
 
 #define TYPE_FEMU "femu"
 OBJECT_DECLARE_SIMPLE_TYPE(FemuCtrl, FEMU)
@@ -45,6 +47,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(FemuSubsys, FEMU_SUBSYS)
 enum FemuMode {
     FEMU_MODE_BBSSD = 1,   /* BlackBox SSD: device-side FTL */
     FEMU_MODE_NOSSD = 2,   /* no FTL, no delays */
+    FEMU_MODE_ZNS = 3,     /* Zoned Namespace SSD over the NAND model */
 };
 
 #define FEMU_MAX_IOQPAIRS       64
@@ -248,6 +251,15 @@ struct FemuCtrl {
     QemuMutex ftl_lock;
     int ftl_waiters;        /* main-loop threads waiting for it (atomic) */
 
+    /* Zoned namespace (mode 3), also owned under ftl_lock; properties */
+    struct zns *zns;
+    uint32_t zns_zone_luns;
+    uint64_t zns_zone_size_mb;
+    uint64_t zns_zone_cap_mb;
+    uint32_t zns_max_open;
+    uint32_t zns_max_active;
+    uint8_t zns_zasl;
+
     FemuStore store;
 
     /* queues; sq[0]/cq[0] are the admin queues */
@@ -431,5 +443,19 @@ uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid);
 /* I/O Management Receive/Send; called with the FTL unlocked. */
 uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req);
 uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req);
+
+/* zns.c: Zoned Namespace SSD, femu_mode=3 */
+bool femu_is_zns(FemuCtrl *n);
+bool femu_zns_realize(FemuCtrl *n, Error **errp);
+void femu_zns_unrealize(FemuCtrl *n);
+/* Identify CNS 06h / 05h for CSI 02h into a zeroed 4 KiB buffer. */
+void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf);
+void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf);
+uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes);
+uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req);
+uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
+uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
+void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf);
+void femu_zns_control(FemuCtrl *n, uint32_t code);
 
 #endif /* HW_FEMU_FEMU_H */

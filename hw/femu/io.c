@@ -22,6 +22,11 @@ uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc)
         return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC;
     case NVME_CMD_IO_MGMT_RECV:
         return femu_fdp_ctratt(n) ? NVME_CMD_EFF_CSUPP : 0;
+    case NVME_CMD_ZONE_MGMT_RECV:
+        return femu_is_zns(n) ? NVME_CMD_EFF_CSUPP : 0;
+    case NVME_CMD_ZONE_MGMT_SEND:
+    case NVME_CMD_ZONE_APPEND:
+        return femu_is_zns(n) ? NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
     case NVME_CMD_IO_MGMT_SEND:
         return femu_fdp_ctratt(n) ?
                NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
@@ -181,6 +186,9 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         /* integral read/write hints only: nothing to do */
         return NVME_SUCCESS;
     }
+    /* a zoned namespace takes deallocation as a hint: a zone's data
+     * and write pointer change by Zone Management Send only (below, the
+     * ranges are checked and nothing is unmapped) */
     if (nr > FEMU_DSM_MAX_RANGES) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
@@ -203,7 +211,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
     }
-    for (uint32_t i = 0; i < nr; i++) {
+    for (uint32_t i = 0; i < nr && !femu_is_zns(n); i++) {
         uint32_t nlb = le32_to_cpu(range[i].nlb);
 
         if (nlb) {
@@ -236,13 +244,26 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
             status = NVME_SUCCESS;
             break;
         case NVME_CMD_WRITE:
-            status = femu_rw(n, req, true);
+            status = femu_is_zns(n) ? femu_zns_write(n, req, false, false)
+                                    : femu_rw(n, req, true);
             break;
         case NVME_CMD_READ:
-            status = femu_rw(n, req, false);
+            status = femu_is_zns(n) ? femu_zns_read(n, req)
+                                    : femu_rw(n, req, false);
             break;
         case NVME_CMD_WRITE_ZEROES:
-            status = femu_write_zeroes(n, req);
+            /* zoned: a write of zeroes at the write pointer */
+            status = femu_is_zns(n) ? femu_zns_write(n, req, false, true)
+                                    : femu_write_zeroes(n, req);
+            break;
+        case NVME_CMD_ZONE_APPEND:
+            status = femu_zns_write(n, req, true, false);
+            break;
+        case NVME_CMD_ZONE_MGMT_SEND:
+            status = femu_zns_mgmt_send(n, req);
+            break;
+        case NVME_CMD_ZONE_MGMT_RECV:
+            status = femu_zns_mgmt_recv(n, req);
             break;
         case NVME_CMD_DSM:
             status = femu_dsm(n, req);

@@ -47,6 +47,10 @@ static void femu_log_c0(FemuCtrl *n, uint8_t *buf)
     struct ftl_counters c = {};
     uint32_t waf = 1000;
 
+    if (femu_is_zns(n)) {
+        femu_zns_log_c0(n, buf);
+        return;
+    }
     if (n->ftl) {
         femu_ftl_lock_main(n);
         ftl_get_counters(n->ftl, &c);
@@ -176,7 +180,8 @@ static void femu_log_effects(FemuCtrl *n, uint8_t *buf, uint8_t csi)
 
     for (int opc = 0; opc < 256; opc++) {
         e->acs[opc] = cpu_to_le32(femu_admin_cmd_effects(n, opc));
-        if (csi == 0) {
+        if (csi == NVME_CSI_NVM ||
+            (csi == NVME_CSI_ZONED && femu_is_zns(n))) {
             e->iocs[opc] = cpu_to_le32(femu_io_cmd_effects(n, opc));
         }
     }

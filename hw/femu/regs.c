@@ -172,7 +172,9 @@ static void femu_enable(FemuCtrl *n)
         return;
     }
     if (NVME_CC_CSS(cc) != NVME_CC_CSS_NVM &&
-        NVME_CC_CSS(cc) != NVME_CC_CSS_ADMIN_ONLY) {
+        NVME_CC_CSS(cc) != NVME_CC_CSS_ADMIN_ONLY &&
+        !(NVME_CC_CSS(cc) == NVME_CC_CSS_ALL &&
+          (NVME_CAP_CSS(n->bar.cap) & NVME_CAP_CSS_IOCSS))) {
         femu_fail(n, "CC.CSS not supported");
         return;
     }
@@ -459,7 +461,9 @@ void femu_regs_init(FemuCtrl *n)
     NVME_CAP_SET_CQR(cap, 1);       /* queues must be contiguous */
     NVME_CAP_SET_TO(cap, 0xf);      /* 7.5 s ready timeout */
     NVME_CAP_SET_DSTRD(cap, 0);
-    NVME_CAP_SET_CSS(cap, NVME_CAP_CSS_NCSS);
+    /* a zoned namespace needs CC.CSS = 110b (I/O command sets) */
+    NVME_CAP_SET_CSS(cap, NVME_CAP_CSS_NCSS |
+                     (femu_is_zns(n) ? NVME_CAP_CSS_IOCSS : 0));
     NVME_CAP_SET_MPSMIN(cap, 0);    /* 4 KiB pages only */
     NVME_CAP_SET_MPSMAX(cap, 0);
     n->bar.cap = cap;

@@ -65,7 +65,7 @@ case $COMPRESS in none|gzip|zstd) ;; *) die "FEMU_GUEST_COMPRESS must be none, g
 # Userland packages. Their dependency closure is downloaded and unpacked, but
 # only the programs below and the libraries they load end up in the guest.
 PACKAGES=(busybox-static bash fio nvme-cli python3.13-minimal libpython3.13-stdlib
-          libc-bin)
+          libc-bin util-linux)
 # Firmware for QEMU (-L), so the runner does not depend on what the QEMU
 # build or the host happens to ship: SeaBIOS and the linuxboot option ROM.
 FW_PACKAGES=(seabios qemu-system-data)
@@ -285,6 +285,8 @@ add_prog usr/bin/bash
 add_prog usr/bin/fio
 add_prog usr/sbin/nvme
 add_prog usr/bin/python3.13
+# zoned block devices (femu_mode=3): busybox has no blkzone
+add_prog usr/sbin/blkzone
 for p in $EXTRA_PACKAGES; do
     while read -r f; do
         [ -f "$EX/$f" ] || [ -L "$EX/$f" ] || continue

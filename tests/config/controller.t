@@ -2,12 +2,13 @@
 # Mode and controller properties that cannot work are refused (exit 1,
 # message naming the property).
 . "$(dirname "$0")/lib.sh"
-for m in 0 3 4 4294967295; do
+for m in 0 4 5 4294967295; do
     refuse "femu_mode=$m" femu,femu_mode=$m
 done
 refuse 'femu_mode' femu,femu_mode=bbssd
 accept femu,femu_mode=1
 accept femu,femu_mode=2
+accept femu,femu_mode=3
 refuse 'queues=0' femu,queues=0
 refuse 'queues=65' femu,queues=65
 refuse 'pollers=0' femu,pollers=0

@@ -35,7 +35,8 @@ help_check() { # help_check DRIVER PROP... : each PROP has a description
 help_check femu femu_mode nchs luns_per_ch pls_per_lun blks_per_pl \
     pgs_per_blk secsz secs_per_pg devsz_mb op_pcent pg_rd_lat pg_wr_lat \
     blk_er_lat ch_xfer_lat gc_thres_pcent gc_thres_pcent_high gc_policy \
-    gc_strategy hot_cold_sep seed serial queues pollers mdts mqes subsys uuid
+    gc_strategy hot_cold_sep seed serial queues pollers mdts mqes subsys uuid \
+    zone_luns zone_size_mb zone_cap_mb max_open max_active zasl
 help_check femu-subsys fdp fdp.nruh fdp.nru
 
 # the figures a user looks for: unit and limits, and the defaults
@@ -53,4 +54,6 @@ row '^  op_pcent=<int32> +- over-provisioning in percent.*\(default: -1\)$'
 row '^  gc_policy=<FemuGcPolicy> +- GC victim policy: greedy, fifo, random, cost-benefit or d-choice \(default: greedy\)$'
 row '^  femu_mode=<uint32> +- 1 = BlackBox SSD.*2 = NoSSD.*\(default: 1\)$'
 row '^  subsys=<str> +- id of a femu-subsys device'
+row '^  femu_mode=<uint32> +- .*3 = Zoned Namespace SSD.*\(default: 1\)$'
+row '^  zone_luns=<uint32> +- femu_mode=3: LUNs one zone stripes over.*\(default: 4\)$'
 finish

@@ -53,7 +53,7 @@ refuse() {
         bad "expected exit 1 naming $prop for $*: rc=$rc: $out"
     fi
 }
-refuse femu_mode -device femu,femu_mode=3
+refuse femu_mode -device femu,femu_mode=4
 refuse femu_mode -device femu,femu_mode=0
 refuse secsz -device femu,secsz=1024
 refuse gc_policy -device femu,gc_policy=lru

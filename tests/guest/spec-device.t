@@ -17,8 +17,8 @@ check() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else bad "$1: got '$2', want '$
 
 # ---- 1. shape of the code
 check "1 the FTL core includes no QEMU header (only libc and its own)" \
-    "$(grep -h '#include' "$ROOT"/hw/femu/ftl/*.[ch] "$ROOT"/include/hw/femu/ftl.h |
-       grep -Ev '<(std[a-z]*|string|stdlib|stdio|inttypes|limits|assert|errno|math|time|pthread)\.h>|"ftl-int\.h"|"hw/femu/ftl\.h"' | wc -l)" 0
+    "$(grep -h '#include' "$ROOT"/hw/femu/ftl/*.[ch] "$ROOT"/include/hw/femu/ftl.h "$ROOT"/include/hw/femu/zns.h |
+       grep -Ev '<(std[a-z]*|string|stdlib|stdio|inttypes|limits|assert|errno|math|time|pthread)\.h>|"ftl-int\.h"|"hw/femu/(ftl|zns)\.h"' | wc -l)" 0
 QSRC=$(ls -d "${FEMU_CACHE_DIR:-$HOME/.cache/femu}"/qemu-src/qemu-10.0* 2>/dev/null | head -1)
 if [ -n "$QSRC" ] && command -v git >/dev/null && git -C "$ROOT" rev-parse 2>/dev/null; then
     # byte-identical copies of QEMU's sources (C, Python, shell, build files)
@@ -101,7 +101,7 @@ refuse() { # refuse DEVICE-OPTS REGEX WHAT
 accept() { start "$1"; local rc=$?; [ $rc = 0 ] && ok "$2" || bad "$2: -device $1 exited $rc: $(cat "$D/start.err")"; }
 EX=nchs=4,luns_per_ch=4,blks_per_pl=128
 refuse femu,femu_mode=0 'femu_mode=0.*not implemented' "2 femu_mode=0 refused"
-refuse femu,femu_mode=3 'femu_mode=3.*not implemented' "2 femu_mode=3 refused"
+refuse femu,femu_mode=4 'femu_mode=4.*not implemented' "2 femu_mode=4 refused"
 refuse femu,$EX,devsz_mb=2049 'devsz_mb=2049.*2048 MiB' "2.2 a namespace larger than the NAND refused, naming devsz_mb and the NAND size"
 refuse femu,$EX,op_pcent=5 'op_pcent=5.*(op_pcent >= 6)' "2.2 op_pcent=5 on the 2 GiB example refused, naming the limit"
 accept femu,$EX,op_pcent=7 "2.2 op_pcent=7 on the 2 GiB example accepted"

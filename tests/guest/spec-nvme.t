@@ -31,7 +31,7 @@ refuse "3: fdp.nruh=257 refused" 'fdp\.nruh=257: must be 1\.\.256' \
 refuse "3: fdp.nru below fdp.nruh refused" 'fdp\.nru=2: .*fdp\.nruh' \
     -device femu-subsys,id=fdp0,fdp=on,fdp.nruh=4,fdp.nru=2 -device femu,subsys=fdp0
 refuse "3: a subsys id that does not exist is refused" 'subsys=nosuch' -device femu,subsys=nosuch
-refuse "2: femu_mode=3 (not implemented) refused" 'femu_mode=3' -device femu,femu_mode=3
+refuse "2: femu_mode=4 (not implemented) refused" 'femu_mode=4' -device femu,femu_mode=4
 refuse "3: FDP needs the BlackBox FTL: femu_mode=2 with an FDP subsystem refused" 'femu_mode=1' \
     -device femu-subsys,id=s0,fdp=on,fdp.nruh=2 -device femu,femu_mode=2,subsys=s0
 refuse "3: a second controller on the same femu-subsys refused" 'subsys=s0' \

@@ -228,6 +228,11 @@ static inline uint32_t ftl_ppa_line(const struct ftl *ftl, uint32_t ppa)
 int ftl_timing_init(struct ftl *ftl);
 void ftl_timing_free(struct ftl *ftl);
 void ftl_timing_apply_mode(struct ftl *ftl);
+/* The same for a timing state of its own (the zoned model): LUN and
+ * channel tables for cfg's geometry, times of tm->mode. */
+int ftl_timing_setup(struct ftl_timing *tm, const struct ftl_config *cfg);
+void ftl_timing_release(struct ftl_timing *tm);
+void ftl_timing_set_mode(struct ftl_timing *tm, const struct ftl_config *cfg);
 /* Each returns the time the operation finishes (now when timing is off). */
 uint64_t ftl_nand_read(struct ftl_timing *tm, uint32_t lun, uint64_t now);
 uint64_t ftl_nand_prog(struct ftl_timing *tm, uint32_t lun, uint64_t now);

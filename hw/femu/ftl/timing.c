@@ -21,40 +21,53 @@
 #define BUILTIN_WR 200000u
 #define BUILTIN_ER 2000000u
 
-int ftl_timing_init(struct ftl *ftl)
+int ftl_timing_setup(struct ftl_timing *tm, const struct ftl_config *cfg)
 {
-    struct ftl_timing *tm = &ftl->tm;
+    uint32_t nluns = cfg->nchs * cfg->luns_per_ch;
 
-    tm->lun_free = calloc(ftl->nluns, sizeof(*tm->lun_free));
-    tm->ch_free = calloc(ftl->cfg.nchs, sizeof(*tm->ch_free));
-    tm->lun_ch = calloc(ftl->nluns, sizeof(*tm->lun_ch));
+    tm->lun_free = calloc(nluns, sizeof(*tm->lun_free));
+    tm->ch_free = calloc(cfg->nchs, sizeof(*tm->ch_free));
+    tm->lun_ch = calloc(nluns, sizeof(*tm->lun_ch));
     if (!tm->lun_free || !tm->ch_free || !tm->lun_ch) {
-        ftl_timing_free(ftl);
+        ftl_timing_release(tm);
         return -1;
     }
     /* global LUN g = lun_in_channel * nchs + channel (channels first) */
-    for (uint32_t g = 0; g < ftl->nluns; g++) {
-        tm->lun_ch[g] = g % ftl->cfg.nchs;
+    for (uint32_t g = 0; g < nluns; g++) {
+        tm->lun_ch[g] = g % cfg->nchs;
     }
     tm->gc_delay = true;
     tm->mode = FTL_DELAY_CONFIGURED;
-    ftl_timing_apply_mode(ftl);
+    ftl_timing_set_mode(tm, cfg);
     return 0;
+}
+
+void ftl_timing_release(struct ftl_timing *tm)
+{
+    free(tm->lun_free);
+    free(tm->ch_free);
+    free(tm->lun_ch);
+    tm->lun_free = tm->ch_free = NULL;
+    tm->lun_ch = NULL;
+}
+
+int ftl_timing_init(struct ftl *ftl)
+{
+    return ftl_timing_setup(&ftl->tm, &ftl->cfg);
 }
 
 void ftl_timing_free(struct ftl *ftl)
 {
-    free(ftl->tm.lun_free);
-    free(ftl->tm.ch_free);
-    free(ftl->tm.lun_ch);
-    ftl->tm.lun_free = ftl->tm.ch_free = NULL;
-    ftl->tm.lun_ch = NULL;
+    ftl_timing_release(&ftl->tm);
 }
 
 void ftl_timing_apply_mode(struct ftl *ftl)
 {
-    struct ftl_timing *tm = &ftl->tm;
+    ftl_timing_set_mode(&ftl->tm, &ftl->cfg);
+}
 
+void ftl_timing_set_mode(struct ftl_timing *tm, const struct ftl_config *cfg)
+{
     switch (tm->mode) {
     case FTL_DELAY_BUILTIN:
         tm->enabled = true;
@@ -70,10 +83,10 @@ void ftl_timing_apply_mode(struct ftl *ftl)
     case FTL_DELAY_CONFIGURED:
     default:
         tm->enabled = true;
-        tm->rd = ftl->cfg.pg_rd_lat;
-        tm->wr = ftl->cfg.pg_wr_lat;
-        tm->er = ftl->cfg.blk_er_lat;
-        tm->xfer = ftl->cfg.ch_xfer_lat;
+        tm->rd = cfg->pg_rd_lat;
+        tm->wr = cfg->pg_wr_lat;
+        tm->er = cfg->blk_er_lat;
+        tm->xfer = cfg->ch_xfer_lat;
         break;
     }
 }

@@ -1,0 +1,684 @@
+/*
+ * FEMU zoned namespace model: zone state machine, write pointers, the
+ * zone-to-NAND mapping and its timing (include/hw/femu/zns.h).
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftl-int.h"
+#include "hw/femu/zns.h"
+
+struct zns_zone {
+    uint64_t wp;          /* next logical block to write */
+    uint64_t dend;        /* end of the written data (a finish moves the
+                           * write pointer, not the data) */
+    uint32_t iprev, inext; /* implicitly opened zones, oldest first */
+    uint8_t state;        /* enum zns_state */
+    uint8_t programmed;   /* a page was programmed since the last erase */
+};
+
+struct zns {
+    struct zns_config cfg;
+    uint32_t nluns;
+    uint32_t ngroups;           /* LUN groups of zone_luns LUNs */
+    uint32_t blks_per_zone_pl;  /* erase blocks per plane per LUN */
+    uint32_t blocks_per_page;   /* logical blocks per NAND page */
+    uint64_t zone_blocks, zone_cap;
+    uint32_t nzones;
+    struct zns_zone *zone;
+    uint32_t nr_open, nr_active;
+    uint32_t ihead, itail;      /* implicitly opened list */
+    struct ftl_timing tm;
+    struct zns_counters ctr;
+};
+
+#define ZNS_MIB (1024u * 1024u)
+
+void zns_config_default(struct zns_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    ftl_config_default(&cfg->nand);
+    cfg->zone_luns = 4;
+}
+
+static uint64_t block_bytes(const struct ftl_config *c)
+{
+    return (uint64_t)c->pgs_per_blk * c->secs_per_pg * 512u;
+}
+
+/* Bytes of the smallest zone: one block on each plane of zone_luns LUNs. */
+static uint64_t zone_unit_bytes(const struct zns_config *cfg)
+{
+    return (uint64_t)cfg->zone_luns * cfg->nand.pls_per_lun *
+           block_bytes(&cfg->nand);
+}
+
+static uint64_t zone_bytes(const struct zns_config *cfg)
+{
+    return cfg->zone_size_mb ? cfg->zone_size_mb * ZNS_MIB
+                             : zone_unit_bytes(cfg);
+}
+
+int zns_config_validate(const struct zns_config *cfg, char *err,
+                        size_t errlen)
+{
+    const struct ftl_config *c = &cfg->nand;
+    uint64_t nluns = (uint64_t)c->nchs * c->luns_per_ch;
+    uint64_t unit, zbytes, cap, k, zblocks;
+
+    if (!c->nchs || !c->luns_per_ch || !c->pls_per_lun || !c->blks_per_pl ||
+        !c->pgs_per_blk || !c->secs_per_pg) {
+        snprintf(err, errlen, "nchs, luns_per_ch, pls_per_lun, blks_per_pl, "
+                 "pgs_per_blk and secs_per_pg must all be at least 1");
+        return -1;
+    }
+    if (c->secsz != 512 && c->secsz != 4096) {
+        snprintf(err, errlen, "secsz=%u: must be 512 or 4096", c->secsz);
+        return -1;
+    }
+    if ((uint64_t)c->secs_per_pg * 512u % c->secsz) {
+        snprintf(err, errlen, "secs_per_pg=%u: a NAND page must hold whole "
+                 "%u-byte logical blocks", c->secs_per_pg, c->secsz);
+        return -1;
+    }
+    if (cfg->zone_luns == 0 || nluns % cfg->zone_luns) {
+        snprintf(err, errlen, "zone_luns=%u: must divide the %" PRIu64
+                 " LUNs (nchs x luns_per_ch)", cfg->zone_luns, nluns);
+        return -1;
+    }
+    unit = zone_unit_bytes(cfg);
+    zbytes = zone_bytes(cfg);
+    if (cfg->zone_size_mb > UINT32_MAX || zbytes % unit) {
+        snprintf(err, errlen, "zone_size_mb=%" PRIu64 ": must be a multiple "
+                 "of %" PRIu64 " KiB (one erase block on each plane of "
+                 "zone_luns=%u LUNs)", cfg->zone_size_mb, unit / 1024,
+                 cfg->zone_luns);
+        return -1;
+    }
+    k = zbytes / unit;
+    if (k > c->blks_per_pl) {
+        snprintf(err, errlen, "zone_size_mb=%" PRIu64 ": needs %" PRIu64
+                 " blocks per plane, blks_per_pl=%u", cfg->zone_size_mb, k,
+                 c->blks_per_pl);
+        return -1;
+    }
+    zblocks = zbytes / c->secsz;
+    if (zblocks & (zblocks - 1)) {
+        snprintf(err, errlen, "zone_size_mb=%" PRIu64 ": a zone of %" PRIu64
+                 " logical blocks is not a power of two (Linux needs one)",
+                 cfg->zone_size_mb ? cfg->zone_size_mb : zbytes / ZNS_MIB,
+                 zblocks);
+        return -1;
+    }
+    cap = cfg->zone_cap_mb ? cfg->zone_cap_mb * ZNS_MIB : zbytes;
+    if (cfg->zone_cap_mb > UINT32_MAX || cap > zbytes) {
+        snprintf(err, errlen, "zone_cap_mb=%" PRIu64 ": must be at most the "
+                 "zone size (%" PRIu64 " MiB)", cfg->zone_cap_mb,
+                 zbytes / ZNS_MIB);
+        return -1;
+    }
+    if (cfg->max_active && cfg->max_open > cfg->max_active) {
+        snprintf(err, errlen, "max_open=%u: must be at most max_active=%u",
+                 cfg->max_open, cfg->max_active);
+        return -1;
+    }
+    if (cfg->max_open == 0 && cfg->max_active) {
+        snprintf(err, errlen, "max_open=0 (no limit) needs max_active=0 "
+                 "too: open zones are active");
+        return -1;
+    }
+    return 0;
+}
+
+struct zns *zns_new(const struct zns_config *cfg, char *err, size_t errlen)
+{
+    struct zns *z;
+    uint32_t per_group;
+
+    if (zns_config_validate(cfg, err, errlen)) {
+        return NULL;
+    }
+    z = calloc(1, sizeof(*z));
+    if (!z) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    z->cfg = *cfg;
+    z->nluns = cfg->nand.nchs * cfg->nand.luns_per_ch;
+    z->ngroups = z->nluns / cfg->zone_luns;
+    z->blks_per_zone_pl = (uint32_t)(zone_bytes(cfg) / zone_unit_bytes(cfg));
+    z->blocks_per_page = cfg->nand.secs_per_pg * 512u / cfg->nand.secsz;
+    z->zone_blocks = zone_bytes(cfg) / cfg->nand.secsz;
+    z->zone_cap = cfg->zone_cap_mb ?
+                  cfg->zone_cap_mb * ZNS_MIB / cfg->nand.secsz :
+                  z->zone_blocks;
+    per_group = cfg->nand.blks_per_pl / z->blks_per_zone_pl;
+    z->nzones = z->ngroups * per_group;
+    z->zone = calloc(z->nzones, sizeof(*z->zone));
+    if (!z->zone || ftl_timing_setup(&z->tm, &cfg->nand) < 0) {
+        snprintf(err, errlen, "out of memory for %u zones", z->nzones);
+        zns_free(z);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < z->nzones; i++) {
+        z->zone[i].wp = z->zone[i].dend = (uint64_t)i * z->zone_blocks;
+        z->zone[i].state = ZNS_EMPTY;
+        z->zone[i].iprev = z->zone[i].inext = FTL_NONE;
+    }
+    z->ihead = z->itail = FTL_NONE;
+    return z;
+}
+
+void zns_free(struct zns *z)
+{
+    if (!z) {
+        return;
+    }
+    ftl_timing_release(&z->tm);
+    free(z->zone);
+    free(z);
+}
+
+uint64_t zns_ns_blocks(const struct zns *z)
+{
+    return (uint64_t)z->nzones * z->zone_blocks;
+}
+
+uint32_t zns_nr_zones(const struct zns *z)
+{
+    return z->nzones;
+}
+
+uint64_t zns_zone_blocks(const struct zns *z)
+{
+    return z->zone_blocks;
+}
+
+uint64_t zns_zone_cap_blocks(const struct zns *z)
+{
+    return z->zone_cap;
+}
+
+uint32_t zns_nr_open(const struct zns *z)
+{
+    return z->nr_open;
+}
+
+uint32_t zns_nr_active(const struct zns *z)
+{
+    return z->nr_active;
+}
+
+static uint64_t zslba(const struct zns *z, uint32_t zone)
+{
+    return (uint64_t)zone * z->zone_blocks;
+}
+
+void zns_zone_info(const struct zns *z, uint32_t zone,
+                   struct zns_zone_info *info)
+{
+    info->state = (enum zns_state)z->zone[zone].state;
+    info->zslba = zslba(z, zone);
+    info->wp = z->zone[zone].wp;
+    info->zcap = z->zone_cap;
+}
+
+/*
+ * Zone z lives in LUN group z % ngroups (neighbouring zones on different
+ * LUNs), block slot z / ngroups.  Its pages go round the group's LUNs
+ * first; global LUNs are numbered channel first, so a group's LUNs are on
+ * different channels as far as there are channels.
+ */
+uint32_t zns_page_lun(const struct zns *z, uint32_t zone, uint64_t page)
+{
+    return (zone % z->ngroups) * z->cfg.zone_luns +
+           (uint32_t)(page % z->cfg.zone_luns);
+}
+
+/* ---- resources and the implicitly opened list ---- */
+
+static void iopen_link(struct zns *z, uint32_t id)
+{
+    struct zns_zone *zn = &z->zone[id];
+
+    zn->inext = FTL_NONE;
+    zn->iprev = z->itail;
+    if (z->itail != FTL_NONE) {
+        z->zone[z->itail].inext = id;
+    } else {
+        z->ihead = id;
+    }
+    z->itail = id;
+}
+
+static void iopen_unlink(struct zns *z, uint32_t id)
+{
+    struct zns_zone *zn = &z->zone[id];
+
+    if (zn->iprev != FTL_NONE) {
+        z->zone[zn->iprev].inext = zn->inext;
+    } else {
+        z->ihead = zn->inext;
+    }
+    if (zn->inext != FTL_NONE) {
+        z->zone[zn->inext].iprev = zn->iprev;
+    } else {
+        z->itail = zn->iprev;
+    }
+    zn->iprev = zn->inext = FTL_NONE;
+}
+
+static bool is_open(uint8_t s)
+{
+    return s == ZNS_IMPLICIT_OPEN || s == ZNS_EXPLICIT_OPEN;
+}
+
+static bool is_active(uint8_t s)
+{
+    return is_open(s) || s == ZNS_CLOSED;
+}
+
+/* Move zone id to state ns, keeping the open/active counts and the
+ * implicitly opened list right. */
+static void set_state(struct zns *z, uint32_t id, enum zns_state ns)
+{
+    struct zns_zone *zn = &z->zone[id];
+    uint8_t os = zn->state;
+
+    if (os == ZNS_IMPLICIT_OPEN) {
+        iopen_unlink(z, id);
+    }
+    z->nr_open -= is_open(os);
+    z->nr_active -= is_active(os);
+    zn->state = ns;
+    z->nr_open += is_open(ns);
+    z->nr_active += is_active(ns);
+    if (ns == ZNS_IMPLICIT_OPEN) {
+        iopen_link(z, id);
+    }
+}
+
+/*
+ * Can `act` more active and `opn` more open zones be had?  When the open
+ * limit is the obstacle, the oldest implicitly opened zone is closed to
+ * make room (the ZNS state machine lets the controller do that; it keeps
+ * its active resource).
+ */
+static enum zns_result take_resources(struct zns *z, uint32_t act,
+                                      uint32_t opn)
+{
+    uint32_t ma = z->cfg.max_active, mo = z->cfg.max_open;
+
+    if (ma && z->nr_active + act > ma) {
+        return ZNS_ERR_TOO_MANY_ACTIVE;
+    }
+    while (mo && z->nr_open + opn > mo) {
+        if (z->ihead == FTL_NONE) {
+            return ZNS_ERR_TOO_MANY_OPEN;
+        }
+        set_state(z, z->ihead, ZNS_CLOSED);
+    }
+    return ZNS_OK;
+}
+
+/* Resources a zone in state s needs to become open. */
+static enum zns_result open_from(struct zns *z, uint8_t s)
+{
+    switch (s) {
+    case ZNS_EMPTY:
+        return take_resources(z, 1, 1);
+    case ZNS_CLOSED:
+        return take_resources(z, 0, 1);
+    default:
+        return ZNS_OK;
+    }
+}
+
+static enum zns_result write_state_check(uint8_t s)
+{
+    switch (s) {
+    case ZNS_FULL:
+        return ZNS_ERR_FULL;
+    case ZNS_READ_ONLY:
+        return ZNS_ERR_READ_ONLY;
+    case ZNS_OFFLINE:
+        return ZNS_ERR_OFFLINE;
+    default:
+        return ZNS_OK;
+    }
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* The checks of a write, in the order the errors are reported; the
+ * zone and the first block written come back in *id and *start. */
+static enum zns_result write_prepare(const struct zns *z, uint64_t slba,
+                                     uint32_t nlb, bool append, uint32_t *id,
+                                     uint64_t *start)
+{
+    uint64_t ns = zns_ns_blocks(z);
+    const struct zns_zone *zn;
+    enum zns_result r;
+
+    if (nlb == 0 || slba >= ns || nlb > ns - slba) {
+        return ZNS_ERR_LBA_RANGE;
+    }
+    *id = (uint32_t)(slba / z->zone_blocks);
+    zn = &z->zone[*id];
+    if (append && slba != zslba(z, *id)) {
+        return ZNS_ERR_INVALID_FIELD;
+    }
+    r = write_state_check(zn->state);
+    if (r) {
+        return r;
+    }
+    *start = append ? zn->wp : slba;
+    if (!append && slba != zn->wp) {
+        return ZNS_ERR_INVALID_WRITE;
+    }
+    if (*start + nlb > zslba(z, *id) + z->zone_cap) {
+        return ZNS_ERR_BOUNDARY;
+    }
+    return ZNS_OK;
+}
+
+/* take_resources() without changing anything. */
+static enum zns_result resources_ok(const struct zns *z, uint8_t s)
+{
+    uint32_t act = s == ZNS_EMPTY, opn = s == ZNS_EMPTY || s == ZNS_CLOSED;
+
+    if (z->cfg.max_active && z->nr_active + act > z->cfg.max_active) {
+        return ZNS_ERR_TOO_MANY_ACTIVE;
+    }
+    if (z->cfg.max_open && z->nr_open + opn > z->cfg.max_open &&
+        z->ihead == FTL_NONE) {
+        return ZNS_ERR_TOO_MANY_OPEN;
+    }
+    return ZNS_OK;
+}
+
+enum zns_result zns_write_check(const struct zns *z, uint64_t slba,
+                                uint32_t nlb, bool append, uint64_t *start)
+{
+    uint32_t id;
+    enum zns_result r = write_prepare(z, slba, nlb, append, &id, start);
+
+    return r ? r : resources_ok(z, z->zone[id].state);
+}
+
+enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
+                          bool append, uint64_t now, uint64_t *alba,
+                          uint64_t *done)
+{
+    uint64_t start, end, t = now, first, last;
+    uint32_t id;
+    struct zns_zone *zn;
+    enum zns_result r;
+
+    *done = now;
+    r = write_prepare(z, slba, nlb, append, &id, &start);
+    if (r) {
+        return r;
+    }
+    zn = &z->zone[id];
+    end = start + nlb;
+    r = open_from(z, zn->state);
+    if (r) {
+        return r;
+    }
+    if (zn->state == ZNS_EMPTY || zn->state == ZNS_CLOSED) {
+        set_state(z, id, ZNS_IMPLICIT_OPEN);
+    }
+    /* every NAND page the write touches is programmed */
+    first = (start - zslba(z, id)) / z->blocks_per_page;
+    last = (end - 1 - zslba(z, id)) / z->blocks_per_page;
+    for (uint64_t p = first; p <= last; p++) {
+        t = max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p), now));
+    }
+    z->ctr.host_pages_written += last - first + 1;
+    z->ctr.host_pages_programmed += last - first + 1;
+    zn->programmed = 1;
+    zn->wp = zn->dend = end;
+    if (end == zslba(z, id) + z->zone_cap) {
+        set_state(z, id, ZNS_FULL);
+    }
+    if (alba) {
+        *alba = start;
+    }
+    *done = t;
+    return ZNS_OK;
+}
+
+enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
+                         uint64_t now, uint64_t *done)
+{
+    uint64_t ns = zns_ns_blocks(z), end, t = now, lba;
+    uint64_t bpp = z->blocks_per_page;
+
+    *done = now;
+    if (nlb == 0 || slba >= ns || nlb > ns - slba) {
+        return ZNS_ERR_LBA_RANGE;
+    }
+    end = slba + nlb;
+    for (lba = slba; lba < end; lba += z->zone_blocks - lba % z->zone_blocks) {
+        if (z->zone[lba / z->zone_blocks].state == ZNS_OFFLINE) {
+            return ZNS_ERR_OFFLINE;
+        }
+    }
+    /* page by page; a page shared by two requests' ranges is read once
+     * per request, as the BlackBox FTL does */
+    for (lba = slba - slba % bpp; lba < end; lba += bpp) {
+        uint32_t id = (uint32_t)(lba / z->zone_blocks);
+        uint64_t off = lba - zslba(z, id);
+
+        if (lba >= z->zone[id].dend) {
+            continue;   /* above the write pointer: zeroes, no NAND */
+        }
+        t = max64(t, ftl_nand_read(&z->tm,
+                                   zns_page_lun(z, id, off / bpp), now));
+        z->ctr.host_pages_read++;
+    }
+    *done = t;
+    return ZNS_OK;
+}
+
+/* Erase every block of the zone: blks_per_zone_pl on each plane of each
+ * LUN of its group; the LUNs erase in parallel. */
+static uint64_t erase_zone(struct zns *z, uint32_t id, uint64_t now)
+{
+    uint32_t nblk = z->blks_per_zone_pl * z->cfg.nand.pls_per_lun;
+    uint64_t t = now;
+
+    for (uint32_t l = 0; l < z->cfg.zone_luns; l++) {
+        uint32_t lun = zns_page_lun(z, id, l);
+
+        for (uint32_t b = 0; b < nblk; b++) {
+            t = max64(t, ftl_nand_erase(&z->tm, lun, now));
+        }
+    }
+    z->ctr.blocks_erased += (uint64_t)nblk * z->cfg.zone_luns;
+    z->ctr.zone_resets++;
+    return t;
+}
+
+/* One zone, one action, as the zone state machine allows. */
+static enum zns_result act_one(struct zns *z, uint32_t id,
+                               enum zns_action act, uint64_t now,
+                               uint64_t *done)
+{
+    struct zns_zone *zn = &z->zone[id];
+    uint8_t s = zn->state;
+    enum zns_result r;
+
+    switch (act) {
+    case ZNS_ACT_OPEN:
+        switch (s) {
+        case ZNS_EMPTY:
+        case ZNS_CLOSED:
+        case ZNS_IMPLICIT_OPEN:
+            r = open_from(z, s);
+            if (r) {
+                return r;
+            }
+            set_state(z, id, ZNS_EXPLICIT_OPEN);
+            return ZNS_OK;
+        case ZNS_EXPLICIT_OPEN:
+            return ZNS_OK;
+        default:
+            return ZNS_ERR_INVALID_TRANSITION;
+        }
+    case ZNS_ACT_CLOSE:
+        switch (s) {
+        case ZNS_IMPLICIT_OPEN:
+        case ZNS_EXPLICIT_OPEN:
+            /* an open zone with nothing written goes back to Empty */
+            set_state(z, id, zn->wp == zslba(z, id) ? ZNS_EMPTY : ZNS_CLOSED);
+            return ZNS_OK;
+        case ZNS_CLOSED:
+            return ZNS_OK;
+        default:
+            return ZNS_ERR_INVALID_TRANSITION;
+        }
+    case ZNS_ACT_FINISH:
+        switch (s) {
+        case ZNS_EMPTY:
+            /* Empty to Full passes through active */
+            r = take_resources(z, 1, 0);
+            if (r) {
+                return r;
+            }
+            /* fall through */
+        case ZNS_IMPLICIT_OPEN:
+        case ZNS_EXPLICIT_OPEN:
+        case ZNS_CLOSED:
+            zn->wp = zslba(z, id) + z->zone_cap;
+            set_state(z, id, ZNS_FULL);
+            return ZNS_OK;
+        case ZNS_FULL:
+            return ZNS_OK;
+        default:
+            return ZNS_ERR_INVALID_TRANSITION;
+        }
+    case ZNS_ACT_RESET:
+        switch (s) {
+        case ZNS_IMPLICIT_OPEN:
+        case ZNS_EXPLICIT_OPEN:
+        case ZNS_CLOSED:
+        case ZNS_FULL:
+            if (zn->programmed) {
+                *done = max64(*done, erase_zone(z, id, now));
+                zn->programmed = 0;
+            }
+            zn->wp = zn->dend = zslba(z, id);
+            set_state(z, id, ZNS_EMPTY);
+            return ZNS_OK;
+        case ZNS_EMPTY:
+            return ZNS_OK;
+        default:
+            return ZNS_ERR_INVALID_TRANSITION;
+        }
+    case ZNS_ACT_OFFLINE:
+        if (s == ZNS_READ_ONLY) {
+            set_state(z, id, ZNS_OFFLINE);
+            return ZNS_OK;
+        }
+        return s == ZNS_OFFLINE ? ZNS_OK : ZNS_ERR_INVALID_TRANSITION;
+    default:
+        return ZNS_ERR_INVALID_FIELD;
+    }
+}
+
+/* Does select all apply `act` to a zone in state s? */
+static bool all_applies(enum zns_action act, uint8_t s)
+{
+    switch (act) {
+    case ZNS_ACT_CLOSE:
+        return is_open(s);
+    case ZNS_ACT_FINISH:
+        return is_active(s);
+    case ZNS_ACT_OPEN:
+        return s == ZNS_CLOSED;
+    case ZNS_ACT_RESET:
+        return is_active(s) || s == ZNS_FULL;
+    case ZNS_ACT_OFFLINE:
+        return s == ZNS_READ_ONLY;
+    default:
+        return false;
+    }
+}
+
+enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
+                                enum zns_action act, uint64_t now,
+                                uint64_t *done)
+{
+    enum zns_result r;
+
+    *done = now;
+    if (act < ZNS_ACT_CLOSE || act > ZNS_ACT_OFFLINE) {
+        return ZNS_ERR_INVALID_FIELD;
+    }
+    if (!all) {
+        if (zone >= z->nzones) {
+            return ZNS_ERR_LBA_RANGE;
+        }
+        return act_one(z, zone, act, now, done);
+    }
+    if (act == ZNS_ACT_OPEN && z->cfg.max_open) {
+        /* all closed zones open at once, or none does */
+        uint32_t nclosed = 0;
+
+        for (uint32_t i = 0; i < z->nzones; i++) {
+            nclosed += z->zone[i].state == ZNS_CLOSED;
+        }
+        if (z->nr_open + nclosed > z->cfg.max_open) {
+            return ZNS_ERR_TOO_MANY_OPEN;
+        }
+    }
+    for (uint32_t i = 0; i < z->nzones; i++) {
+        if (all_applies(act, z->zone[i].state)) {
+            r = act_one(z, i, act, now, done);
+            if (r) {
+                return r;
+            }
+        }
+    }
+    return ZNS_OK;
+}
+
+void zns_zone_set_read_only(struct zns *z, uint32_t zone)
+{
+    set_state(z, zone, ZNS_READ_ONLY);
+}
+
+void zns_get_counters(const struct zns *z, struct zns_counters *c)
+{
+    *c = z->ctr;
+}
+
+void zns_reset_counters(struct zns *z)
+{
+    memset(&z->ctr, 0, sizeof(z->ctr));
+}
+
+uint32_t zns_waf_x1000(const struct zns *z)
+{
+    if (!z->ctr.host_pages_written) {
+        return 1000;
+    }
+    return (uint32_t)(z->ctr.host_pages_programmed * 1000 /
+                      z->ctr.host_pages_written);
+}
+
+void zns_set_delay_mode(struct zns *z, enum ftl_delay_mode mode)
+{
+    z->tm.mode = mode;
+    ftl_timing_set_mode(&z->tm, &z->cfg.nand);
+}

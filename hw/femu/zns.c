@@ -1,0 +1,411 @@
+/*
+ * FEMU: Zoned Namespace SSD (femu_mode=3).  The namespace belongs to the
+ * Zoned Namespace Command Set (CSI 02h); its zones, write pointers and
+ * NAND timing come from the FTL library's zone model (hw/femu/ftl/zone.c).
+ * This file is the NVMe side: properties, Identify data for CSI 02h,
+ * Zone Management Send/Receive, Zone Append and the zoned rules for the
+ * NVM commands.  The model is owned under n->ftl_lock, like the FTL.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/timer.h"
+#include "femu.h"
+#include "trace.h"
+
+bool femu_is_zns(FemuCtrl *n)
+{
+    return n->femu_mode == FEMU_MODE_ZNS;
+}
+
+bool femu_zns_realize(FemuCtrl *n, Error **errp)
+{
+    struct zns_config c;
+    char err[256];
+
+    zns_config_default(&c);
+    c.nand = n->cfg;
+    c.zone_luns = n->zns_zone_luns;
+    c.zone_size_mb = n->zns_zone_size_mb;
+    c.zone_cap_mb = n->zns_zone_cap_mb;
+    c.max_open = n->zns_max_open;
+    c.max_active = n->zns_max_active;
+    if (n->zns_zasl > n->mdts) {
+        error_setg(errp, "zasl=%u: must be at most mdts=%u (0 = mdts)",
+                   n->zns_zasl, n->mdts);
+        return false;
+    }
+    n->zns = zns_new(&c, err, sizeof(err));
+    if (!n->zns) {
+        error_setg(errp, "%s", err);
+        return false;
+    }
+    n->ns_blocks = zns_ns_blocks(n->zns);
+    if (n->ns_blocks > UINT32_MAX) {
+        /* Zone Append returns the LBA in completion DW0 only */
+        error_setg(errp, "femu_mode=3: %" PRIu64 " logical blocks; at most "
+                   "2^32-1 (reduce blks_per_pl or raise secsz)",
+                   n->ns_blocks);
+        zns_free(n->zns);
+        n->zns = NULL;
+        return false;
+    }
+    return true;
+}
+
+void femu_zns_unrealize(FemuCtrl *n)
+{
+    zns_free(n->zns);
+    n->zns = NULL;
+}
+
+/* Bytes a Zone Append may carry (ZASL, in CAP.MPSMIN = 4 KiB units). */
+static uint64_t femu_zns_append_max(FemuCtrl *n)
+{
+    return n->zns_zasl ? (uint64_t)FEMU_PAGE_SIZE << n->zns_zasl
+                       : n->max_xfer;
+}
+
+void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf)
+{
+    NvmeIdCtrlZoned *id = (NvmeIdCtrlZoned *)buf;
+
+    id->zasl = n->zns_zasl;
+}
+
+void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
+{
+    NvmeIdNsZoned *id = (NvmeIdNsZoned *)buf;
+    uint64_t zsze = zns_zone_blocks(n->zns);
+
+    /* ZOC 0: fixed zone capacity, no zone active excursions (Linux binds
+     * no namespace that needs either) */
+    id->zoc = 0;
+    /* reads may cross zone boundaries (zns_read allows it) */
+    id->ozcs = cpu_to_le16(NVME_ID_NS_ZONED_OZCS_RAZB);
+    /* 0's based; FFFFFFFFh: no limit */
+    id->mar = cpu_to_le32(n->zns_max_active ? n->zns_max_active - 1
+                                            : UINT32_MAX);
+    id->mor = cpu_to_le32(n->zns_max_open ? n->zns_max_open - 1
+                                          : UINT32_MAX);
+    /* both LBA formats: the zone is the same bytes in either */
+    id->lbafe[0].zsze = cpu_to_le64(zsze << n->lba_shift >> 9);
+    id->lbafe[1].zsze = cpu_to_le64(zsze << n->lba_shift >> 12);
+    id->lbafe[0].zdes = 0;
+    id->lbafe[1].zdes = 0;
+}
+
+static uint16_t femu_zns_status(enum zns_result r)
+{
+    switch (r) {
+    case ZNS_OK:
+        return NVME_SUCCESS;
+    case ZNS_ERR_LBA_RANGE:
+        return NVME_LBA_RANGE | NVME_DNR;
+    case ZNS_ERR_BOUNDARY:
+        return NVME_ZONE_BOUNDARY_ERROR | NVME_DNR;
+    case ZNS_ERR_FULL:
+        return NVME_ZONE_FULL | NVME_DNR;
+    case ZNS_ERR_READ_ONLY:
+        return NVME_ZONE_READ_ONLY | NVME_DNR;
+    case ZNS_ERR_OFFLINE:
+        return NVME_ZONE_OFFLINE | NVME_DNR;
+    case ZNS_ERR_INVALID_WRITE:
+        return NVME_ZONE_INVALID_WRITE | NVME_DNR;
+    case ZNS_ERR_TOO_MANY_ACTIVE:
+        return NVME_ZONE_TOO_MANY_ACTIVE | NVME_DNR;
+    case ZNS_ERR_TOO_MANY_OPEN:
+        return NVME_ZONE_TOO_MANY_OPEN | NVME_DNR;
+    case ZNS_ERR_INVALID_TRANSITION:
+        return NVME_ZONE_INVAL_TRANSITION | NVME_DNR;
+    case ZNS_ERR_INVALID_FIELD:
+    default:
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+}
+
+/*
+ * Write, Zone Append and Write Zeroes: all write at a write pointer.  The
+ * checks, the data copy into the store and the write pointer move happen
+ * under one hold of the lock, so two pollers never write the same blocks
+ * and a refused write leaves the store alone.  The emulated time starts
+ * once the data has arrived, as for the BlackBox SSD.
+ */
+uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint64_t len = (uint64_t)nlb << n->lba_shift;
+    uint64_t start = 0, alba = 0, done;
+    enum zns_result r;
+    uint16_t status;
+
+    if (!zeroes && len > n->max_xfer) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (append && len > femu_zns_append_max(n)) {
+        /* larger than ZASL */
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    femu_ftl_lock(n);
+    r = zns_write_check(n->zns, slba, nlb, append, &start);
+    if (r) {
+        qemu_mutex_unlock(&n->ftl_lock);
+        return femu_zns_status(r);
+    }
+    if (zeroes) {
+        femu_store_discard(&n->store, start << n->lba_shift, len);
+        status = NVME_SUCCESS;
+    } else {
+        status = femu_dma_cmd(n, &req->cmd,
+                              n->store.base + (start << n->lba_shift), len,
+                              false);
+    }
+    if (status) {
+        qemu_mutex_unlock(&n->ftl_lock);
+        return status;
+    }
+    req->due_ns = get_clock();
+    r = zns_write(n->zns, slba, nlb, append, req->due_ns, &alba, &done);
+    qemu_mutex_unlock(&n->ftl_lock);
+    if (r) {
+        return femu_zns_status(r);   /* not reached: checked above */
+    }
+    req->due_ns = done;
+    if (append) {
+        req->result = (uint32_t)alba;
+    }
+    if (!zeroes) {
+        qatomic_add(&n->bytes_written, len);
+    }
+    qatomic_inc(&n->host_write_cmds);
+    trace_femu_zns_write(slba, nlb, alba, append, zeroes);
+    return NVME_SUCCESS;
+}
+
+uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint64_t len = (uint64_t)nlb << n->lba_shift, done;
+    enum zns_result r;
+    uint16_t status;
+
+    if (len > n->max_xfer) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    femu_ftl_lock(n);
+    r = zns_read(n->zns, slba, nlb, req->due_ns, &done);
+    qemu_mutex_unlock(&n->ftl_lock);
+    if (r) {
+        return femu_zns_status(r);
+    }
+    /* above a write pointer the store holds zeroes: resets discard */
+    status = femu_dma_cmd(n, &req->cmd, n->store.base + (slba << n->lba_shift),
+                          len, true);
+    if (status) {
+        return status;
+    }
+    req->due_ns = done;
+    qatomic_add(&n->bytes_read, len);
+    qatomic_inc(&n->host_read_cmds);
+    return NVME_SUCCESS;
+}
+
+static bool femu_zns_has_data(FemuCtrl *n, uint32_t zone)
+{
+    struct zns_zone_info zi;
+
+    zns_zone_info(n->zns, zone, &zi);
+    switch (zi.state) {
+    case ZNS_IMPLICIT_OPEN:
+    case ZNS_EXPLICIT_OPEN:
+    case ZNS_CLOSED:
+    case ZNS_FULL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Zone Management Send (ZNS Command Set 3.4.3). */
+uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
+{
+    NvmeCmd *cmd = &req->cmd;
+    uint64_t slba = (uint64_t)le32_to_cpu(cmd->cdw11) << 32 |
+                    le32_to_cpu(cmd->cdw10);
+    uint32_t dw13 = le32_to_cpu(cmd->cdw13);
+    uint8_t zsa = dw13 & 0xff;
+    bool all = (dw13 >> 8) & 1;
+    uint64_t zsze = zns_zone_blocks(n->zns), done = req->due_ns;
+    uint32_t zone = 0, nz = zns_nr_zones(n->zns);
+    g_autofree bool *had = NULL;
+    enum zns_result r;
+
+    if (zsa < NVME_ZONE_ACTION_CLOSE || zsa > NVME_ZONE_ACTION_OFFLINE) {
+        /* Set Zone Descriptor Extension: no extensions (ZDES 0) */
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (!all) {
+        if (slba >= n->ns_blocks) {
+            return NVME_LBA_RANGE | NVME_DNR;
+        }
+        if (slba % zsze) {
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        zone = slba / zsze;
+    }
+    femu_ftl_lock(n);
+    if (zsa == NVME_ZONE_ACTION_RESET) {
+        /* which zones a reset empties: their data goes from the store */
+        had = g_new0(bool, nz);
+        for (uint32_t i = 0; i < nz; i++) {
+            had[i] = (all || i == zone) && femu_zns_has_data(n, i);
+        }
+    }
+    r = zns_zone_action(n->zns, zone, all, (enum zns_action)zsa,
+                        req->due_ns, &done);
+    if (had) {
+        for (uint32_t i = 0; i < nz; i++) {
+            if (had[i] && !femu_zns_has_data(n, i)) {
+                femu_store_discard(&n->store, (i * zsze) << n->lba_shift,
+                                   zsze << n->lba_shift);
+            }
+        }
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    trace_femu_zns_mgmt_send(slba, zsa, all, r);
+    if (r) {
+        return femu_zns_status(r);
+    }
+    req->due_ns = done;
+    return NVME_SUCCESS;
+}
+
+/* Does a report with filter zrasf include a zone in state s? */
+static bool femu_zns_report_match(uint8_t zrasf, enum zns_state s)
+{
+    switch (zrasf) {
+    case NVME_ZONE_REPORT_ALL:
+        return true;
+    case NVME_ZONE_REPORT_EMPTY:
+        return s == ZNS_EMPTY;
+    case NVME_ZONE_REPORT_IMPLICITLY_OPEN:
+        return s == ZNS_IMPLICIT_OPEN;
+    case NVME_ZONE_REPORT_EXPLICITLY_OPEN:
+        return s == ZNS_EXPLICIT_OPEN;
+    case NVME_ZONE_REPORT_CLOSED:
+        return s == ZNS_CLOSED;
+    case NVME_ZONE_REPORT_FULL:
+        return s == ZNS_FULL;
+    case NVME_ZONE_REPORT_READ_ONLY:
+        return s == ZNS_READ_ONLY;
+    case NVME_ZONE_REPORT_OFFLINE:
+        return s == ZNS_OFFLINE;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Zone Management Receive, Report Zones (ZNS Command Set 3.4.2): zones
+ * from the one holding SLBA on, those the filter selects; the header
+ * counts all of them, or with Partial Report those in the buffer.
+ */
+uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
+{
+    NvmeCmd *cmd = &req->cmd;
+    uint64_t slba = (uint64_t)le32_to_cpu(cmd->cdw11) << 32 |
+                    le32_to_cpu(cmd->cdw10);
+    uint64_t len = ((uint64_t)le32_to_cpu(cmd->cdw12) + 1) * 4;
+    uint32_t dw13 = le32_to_cpu(cmd->cdw13);
+    uint8_t zra = dw13 & 0xff, zrasf = (dw13 >> 8) & 0xff;
+    bool partial = (dw13 >> 16) & 1;
+    uint64_t zsze = zns_zone_blocks(n->zns), nr = 0, max_descs;
+    uint32_t nz = zns_nr_zones(n->zns);
+    g_autofree uint8_t *buf = NULL;
+    NvmeZoneDescr *d;
+    uint16_t status;
+
+    if (zra == NVME_ZONE_REPORT_EXTENDED) {
+        /* no zone descriptor extensions (ZDES 0) */
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (zra != NVME_ZONE_REPORT || zrasf > NVME_ZONE_REPORT_OFFLINE) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (slba >= n->ns_blocks) {
+        return NVME_LBA_RANGE | NVME_DNR;
+    }
+    if (len < sizeof(NvmeZoneReportHeader) || len > n->max_xfer) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    buf = g_malloc0(len);
+    max_descs = (len - sizeof(NvmeZoneReportHeader)) / sizeof(NvmeZoneDescr);
+    d = (NvmeZoneDescr *)(buf + sizeof(NvmeZoneReportHeader));
+    femu_ftl_lock(n);
+    for (uint32_t i = slba / zsze; i < nz; i++) {
+        struct zns_zone_info zi;
+
+        zns_zone_info(n->zns, i, &zi);
+        if (!femu_zns_report_match(zrasf, zi.state)) {
+            continue;
+        }
+        if (nr < max_descs) {
+            d[nr].zt = NVME_ZONE_TYPE_SEQ_WRITE;
+            d[nr].zs = zi.state << 4;
+            d[nr].za = 0;
+            d[nr].zcap = cpu_to_le64(zi.zcap);
+            d[nr].zslba = cpu_to_le64(zi.zslba);
+            d[nr].wp = cpu_to_le64(zi.wp);
+        } else if (partial) {
+            break;
+        }
+        nr++;
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    ((NvmeZoneReportHeader *)buf)->nr_zones = cpu_to_le64(nr);
+    status = femu_dma_cmd(n, cmd, buf, len, true);
+    trace_femu_zns_report(slba, zrasf, partial, nr);
+    return status;
+}
+
+void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf)
+{
+    struct zns_counters c;
+    uint32_t waf;
+
+    femu_ftl_lock_main(n);
+    zns_get_counters(n->zns, &c);
+    waf = zns_waf_x1000(n->zns);
+    qemu_mutex_unlock(&n->ftl_lock);
+    stl_le_p(buf + 0, waf);
+    stq_le_p(buf + 8, c.host_pages_written);
+    stq_le_p(buf + 16, 0);              /* no device-side GC */
+    stq_le_p(buf + 24, c.host_pages_programmed);
+    stq_le_p(buf + 32, c.zone_resets);
+    stq_le_p(buf + 40, c.blocks_erased);
+}
+
+void femu_zns_control(FemuCtrl *n, uint32_t code)
+{
+    femu_ftl_lock_main(n);
+    switch (code) {
+    case 3:
+        zns_set_delay_mode(n->zns, FTL_DELAY_BUILTIN);
+        break;
+    case 4:
+        zns_set_delay_mode(n->zns, FTL_DELAY_OFF);
+        break;
+    case 5:
+        zns_reset_counters(n->zns);
+        break;
+    default:
+        break;      /* 1 and 2: no GC to time */
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+}

@@ -1,0 +1,161 @@
+/*
+ * FEMU zoned namespace model: zones over the NAND timing model.
+ *
+ * Plain C (no QEMU headers), part of the FTL library: compiled into the
+ * `femu` device (femu_mode=3) and into the unit tests.  No globals.
+ *
+ * A zone is a set of erase blocks: k blocks on each plane of `zone_luns`
+ * LUNs (a LUN group).  Zone pages stripe over the group's LUNs first, so
+ * one zone's consecutive pages program in parallel, and consecutive zones
+ * sit on different LUN groups, so zones written at once run in parallel
+ * too.  The host writes at the write pointer only; there is no mapping
+ * table and no device-side GC.  A reset erases the zone's blocks.
+ *
+ * Zone states and transitions follow the NVMe Zoned Namespace Command
+ * Set specification (zone state machine, open and active resources).
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef HW_FEMU_ZNS_H
+#define HW_FEMU_ZNS_H
+
+#include "hw/femu/ftl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Zone states, with the Zone State field values of a zone descriptor. */
+enum zns_state {
+    ZNS_EMPTY = 0x1,
+    ZNS_IMPLICIT_OPEN = 0x2,
+    ZNS_EXPLICIT_OPEN = 0x3,
+    ZNS_CLOSED = 0x4,
+    ZNS_READ_ONLY = 0xd,
+    ZNS_FULL = 0xe,
+    ZNS_OFFLINE = 0xf,
+};
+
+/* Zone Send Actions (the values of Zone Management Send's ZSA). */
+enum zns_action {
+    ZNS_ACT_CLOSE = 0x1,
+    ZNS_ACT_FINISH = 0x2,
+    ZNS_ACT_OPEN = 0x3,
+    ZNS_ACT_RESET = 0x4,
+    ZNS_ACT_OFFLINE = 0x5,
+};
+
+/* Outcome of a zone operation; the device maps each to its status code. */
+enum zns_result {
+    ZNS_OK = 0,
+    ZNS_ERR_LBA_RANGE,          /* outside the namespace */
+    ZNS_ERR_INVALID_FIELD,      /* e.g. append not at a zone start */
+    ZNS_ERR_BOUNDARY,           /* would cross the zone's capacity */
+    ZNS_ERR_FULL,               /* Zone Is Full */
+    ZNS_ERR_READ_ONLY,          /* Zone Is Read Only */
+    ZNS_ERR_OFFLINE,            /* Zone Is Offline */
+    ZNS_ERR_INVALID_WRITE,      /* not at the write pointer */
+    ZNS_ERR_TOO_MANY_ACTIVE,
+    ZNS_ERR_TOO_MANY_OPEN,
+    ZNS_ERR_INVALID_TRANSITION,
+};
+
+struct zns_config {
+    /* geometry and NAND times; the GC, sizing and FDP fields are unused:
+     * the namespace is every zone the NAND holds */
+    struct ftl_config nand;
+    uint32_t zone_luns;     /* LUNs one zone stripes over */
+    uint64_t zone_size_mb;  /* zone size, MiB; 0: one erase block per
+                             * plane of each of the zone's LUNs */
+    uint64_t zone_cap_mb;   /* writable part of a zone, MiB; 0: size */
+    uint32_t max_open;      /* open zones at most; 0: no limit */
+    uint32_t max_active;    /* open + closed zones at most; 0: no limit */
+};
+
+struct zns_counters {
+    uint64_t host_pages_written;     /* NAND pages the host's writes cover */
+    uint64_t host_pages_programmed;  /* NAND pages programmed for them */
+    uint64_t host_pages_read;        /* pages read below a write pointer */
+    uint64_t zone_resets;            /* resets of a zone that was written */
+    uint64_t blocks_erased;          /* erase blocks those resets erased */
+};
+
+struct zns_zone_info {
+    enum zns_state state;
+    uint64_t zslba;         /* first logical block */
+    uint64_t wp;            /* write pointer (logical block) */
+    uint64_t zcap;          /* capacity, logical blocks */
+};
+
+struct zns;
+
+/* Defaults: ftl_config_default() geometry, zone_luns 4, one block per
+ * plane per LUN, no open/active limit. */
+void zns_config_default(struct zns_config *cfg);
+/* 0, or -1 with a one-line message naming the property in err. */
+int zns_config_validate(const struct zns_config *cfg, char *err,
+                        size_t errlen);
+struct zns *zns_new(const struct zns_config *cfg, char *err, size_t errlen);
+void zns_free(struct zns *z);
+
+uint64_t zns_ns_blocks(const struct zns *z);
+uint32_t zns_nr_zones(const struct zns *z);
+uint64_t zns_zone_blocks(const struct zns *z);   /* zone size, blocks */
+uint64_t zns_zone_cap_blocks(const struct zns *z);
+uint32_t zns_nr_open(const struct zns *z);
+uint32_t zns_nr_active(const struct zns *z);
+void zns_zone_info(const struct zns *z, uint32_t zone,
+                   struct zns_zone_info *info);
+/* The global LUN (channel-first numbering) holding page `page` of the
+ * zone (page = offset in the zone / logical blocks per NAND page). */
+uint32_t zns_page_lun(const struct zns *z, uint32_t zone, uint64_t page);
+
+/*
+ * Write nlb blocks at slba.  With append, slba must be a zone's first
+ * block and the data goes to that zone's write pointer, returned in
+ * *alba.  The zone opens implicitly when it was Empty or Closed (an
+ * implicitly opened zone is closed to make room when the open limit is
+ * reached) and becomes Full when its write pointer reaches the capacity.
+ * *done: when the last page program finishes (never before now).  On an
+ * error nothing changes.
+ */
+enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
+                          bool append, uint64_t now, uint64_t *alba,
+                          uint64_t *done);
+/* The same checks without writing: ZNS_OK when zns_write() with the
+ * same arguments would succeed now; *start = the first block it would
+ * write (the write pointer for an append). */
+enum zns_result zns_write_check(const struct zns *z, uint64_t slba,
+                                uint32_t nlb, bool append, uint64_t *start);
+/* Read: pages below a write pointer occupy their LUN; the rest cost no
+ * NAND time (the data is zeroes).  Reads may cross zones. */
+enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
+                         uint64_t now, uint64_t *done);
+/*
+ * Zone Management Send action on one zone, or on every zone the action
+ * applies to with all (select all: close acts on open zones, finish on
+ * open and closed ones, open on closed ones, reset on open, closed and
+ * full ones, offline on read-only ones; an open of all fails as a whole
+ * when the closed zones exceed the open resources).  A reset erases the
+ * zone's blocks (*done: when the last erase finishes).
+ */
+enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
+                                enum zns_action act, uint64_t now,
+                                uint64_t *done);
+/* Media failure injection (tests): the zone becomes Read Only, giving
+ * back its resources. */
+void zns_zone_set_read_only(struct zns *z, uint32_t zone);
+
+void zns_get_counters(const struct zns *z, struct zns_counters *c);
+void zns_reset_counters(struct zns *z);
+/* WAF x 1000 as log page C0h reports it: 1000 when nothing was written. */
+uint32_t zns_waf_x1000(const struct zns *z);
+/* Run-time controls (admin opcode 0xEF codes 3 and 4). */
+void zns_set_delay_mode(struct zns *z, enum ftl_delay_mode mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HW_FEMU_ZNS_H */

@@ -1,0 +1,87 @@
+#!/bin/bash
+# zns-run.sh: timing of a FEMU Zoned Namespace SSD (femu_mode=3), inside a
+# guest (the embedded one of scripts/femu-run, or a real one with fio,
+# nvme-cli, blkzone and python3).
+#
+#   write/append  QD1 4 KiB Write at the write pointer and 4 KiB Zone
+#                 Append, both as NVMe passthrough commands from one
+#                 python3 loop (the same host path; median of N)
+#   reset         Zone Management Send reset of a written zone and of an
+#                 empty one (median of N each)
+#   parallel      two fio jobs writing two zones at QD1 (8 KiB writes):
+#                 zones on different LUN groups, then zones on the same
+#                 LUN group
+#
+# WARNING: it resets every zone of the namespace.
+#
+# Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, N=200 (commands per
+# timing), ZONES_APART=1 (zone index distance of "different groups"; 1
+# when zones alternate over 2 LUN groups), ZONES_SAME=2 (distance of "same
+# group").
+for a in "$@"; do case $a in *=*) export "${a%%=*}=${a#*=}" ;; esac; done
+DEV=${DEV:-/dev/nvme0n1}
+N=${N:-200}
+ZONES_APART=${ZONES_APART:-1}
+ZONES_SAME=${ZONES_SAME:-2}
+B=$(basename "$DEV")
+[ "$(cat /sys/block/$B/queue/zoned)" = host-managed ] ||
+    { echo "zns-run: $DEV is not a host-managed zoned device" >&2; exit 1; }
+ZSECT=$(cat /sys/block/$B/queue/chunk_sectors)
+ZBYTES=$((ZSECT * 512))
+blkzone reset "$DEV"
+
+python3 - "$DEV" "$N" <<'EOF'
+import fcntl, os, struct, sys, time, ctypes, statistics
+dev, n = sys.argv[1], int(sys.argv[2])
+fd = os.open(dev, os.O_RDWR)
+NVME_IOCTL_ID = 0x4E40
+NVME_IOCTL_IO_CMD = 0xC0484E43
+nsid = fcntl.ioctl(fd, NVME_IOCTL_ID)
+lbs = int(open("/sys/block/%s/queue/logical_block_size" % os.path.basename(dev)).read())
+zsect = int(open("/sys/block/%s/queue/chunk_sectors" % os.path.basename(dev)).read())
+zlbas = zsect * 512 // lbs
+buf = ctypes.create_string_buffer(4096)
+def cmd(opc, slba, nlb, cdw13=0, data=True):
+    c = bytearray(struct.pack("<BBHIIIQQII6IIIxxxx", opc, 0, 0, nsid, 0, 0, 0,
+        ctypes.addressof(buf) if data else 0, 0, 4096 if data else 0,
+        slba & 0xffffffff, slba >> 32, nlb - 1 if data else 0, cdw13, 0, 0, 0, 0)[:72])
+    t = time.perf_counter_ns()
+    fcntl.ioctl(fd, NVME_IOCTL_IO_CMD, c)
+    return time.perf_counter_ns() - t
+nlb = 4096 // lbs
+def med(xs): return int(statistics.median(xs)) // 1000
+# writes at the write pointer of zone 0, appends to zone 1
+w = [cmd(0x01, i * nlb, nlb) for i in range(n)]
+a = [cmd(0x7d, zlbas, nlb) for i in range(n)]
+print("write  qd1 4k: median %d us (n=%d)" % (med(w), n))
+print("append qd1 4k: median %d us (n=%d)" % (med(a), n))
+# resets: zones 0 and 1 were written; then zone 2.. written one page each
+r_w = []
+for z in range(2, 2 + n // 10):
+    cmd(0x01, z * zlbas, nlb)
+for z in [0, 1] + list(range(2, 2 + n // 10)):
+    r_w.append(cmd(0x79, z * zlbas, 0, 0x04, data=False))
+r_e = [cmd(0x79, 0, 0, 0x04, data=False) for i in range(n // 10)]
+print("reset written zone: median %d us (n=%d)" % (med(r_w), len(r_w)))
+print("reset empty zone:   median %d us (n=%d)" % (med(r_e), len(r_e)))
+EOF
+blkzone reset "$DEV"
+
+bw() { python3 -c 'import json,sys; j=json.load(sys.stdin); print("%d KiB/s" % sum(x["write"]["bw"] for x in j["jobs"]))'; }
+par() {  # par DISTANCE: two QD1 writers, zone 0 and zone DISTANCE
+    fio --eta=never --output-format=json \
+        --name=a --filename="$DEV" --zonemode=zbd --direct=1 --ioengine=psync \
+        --rw=write --bs=8k --offset=0 --size=$ZBYTES \
+        --name=b --filename="$DEV" --zonemode=zbd --direct=1 --ioengine=psync \
+        --rw=write --bs=8k --offset=$(($1 * ZBYTES)) --size=$ZBYTES \
+        | bw
+    blkzone reset "$DEV"
+}
+echo "one zone, one writer QD1 8k: $(fio --eta=never --output-format=json \
+    --name=o --filename="$DEV" --zonemode=zbd --direct=1 --ioengine=psync --rw=write \
+    --bs=8k --offset=0 --size=$ZBYTES | bw)"
+blkzone reset "$DEV"
+echo "two zones, different LUN groups: $(par "$ZONES_APART")"
+echo "two zones, same LUN group:       $(par "$ZONES_SAME")"
+nvme get-log "/dev/${B%n*}" --log-id=0xc0 --log-len=512 -b |
+    python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print("C0h waf_x1000=%d host_pages=%d gc=%d programmed=%d zone_resets=%d blocks_erased=%d" % struct.unpack_from("<I4xQQQQQ", d))'

@@ -1,0 +1,22 @@
+#!/bin/bash
+# femu_mode=3 (Zoned Namespace SSD): zone properties that cannot work are
+# refused at start-up with a message naming the property.
+. "$(dirname "$0")/lib.sh"
+Z=femu,femu_mode=3,nchs=2,luns_per_ch=4,blks_per_pl=16,pgs_per_blk=64
+accept $Z,zone_luns=2,zone_size_mb=2,zone_cap_mb=1,max_open=2,max_active=3,zasl=2
+accept $Z,zone_luns=8
+refuse 'zone_luns=3' $Z,zone_luns=3
+refuse 'zone_luns=0' $Z,zone_luns=0
+refuse 'zone_luns=16' $Z,zone_luns=16
+# 8 LUNs x 256 KiB blocks: a zone is a multiple of 2 MiB
+refuse 'zone_size_mb=1' $Z,zone_luns=8,zone_size_mb=1
+refuse 'zone_size_mb=3.*power of two' $Z,zone_luns=2,zone_size_mb=3
+refuse 'zone_size_mb=64.*blks_per_pl=16' $Z,zone_luns=2,zone_size_mb=64
+refuse 'zone_cap_mb=3' $Z,zone_luns=2,zone_size_mb=2,zone_cap_mb=3
+refuse 'max_open=4' $Z,max_open=4,max_active=2
+refuse 'max_open=0' $Z,max_active=2
+refuse 'zasl=8' $Z,mdts=7,zasl=8
+refuse 'secs_per_pg' $Z,secsz=4096,secs_per_pg=4
+refuse 'femu_mode=3.*2\^32' femu,femu_mode=3,blks_per_pl=65536,pgs_per_blk=256
+refuse 'femu_mode=1' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 $Z,subsys=fdp0
+finish

@@ -1,0 +1,428 @@
+/*
+ * Zoned namespace model: configuration refusals, the zone state machine
+ * with its open/active resources and errors, and the timing (zones on
+ * different LUN groups in parallel, a reset costs the zone's erases).
+ */
+#include <stdlib.h>
+
+#include "test.h"
+#include "hw/femu/zns.h"
+
+#define RD 40000u
+#define WR 200000u
+#define ER 2000000u
+
+/* 2 ch x 4 LUNs, blocks of 64 x 4 KiB pages (256 KiB); zone_luns=2 gives
+ * 4 LUN groups; a 2 MiB zone is 4 blocks per LUN, 4096 blocks of 512 B;
+ * 16 blocks per plane make 4 zones per group, 16 zones. */
+static void zcfg(struct zns_config *c)
+{
+    zns_config_default(c);
+    c->nand.nchs = 2;
+    c->nand.luns_per_ch = 4;
+    c->nand.blks_per_pl = 16;
+    c->nand.pgs_per_blk = 64;
+    c->zone_luns = 2;
+    c->zone_size_mb = 2;
+}
+
+static struct zns *mkz(const struct zns_config *c)
+{
+    char err[256];
+    struct zns *z = zns_new(c, err, sizeof(err));
+
+    if (!z) {
+        fprintf(stderr, "zns_new: %s\n", err);
+        test_failures++;
+    }
+    return z;
+}
+
+static enum zns_state st(struct zns *z, uint32_t zone)
+{
+    struct zns_zone_info i;
+
+    zns_zone_info(z, zone, &i);
+    return i.state;
+}
+
+static uint64_t wp(struct zns *z, uint32_t zone)
+{
+    struct zns_zone_info i;
+
+    zns_zone_info(z, zone, &i);
+    return i.wp;
+}
+
+static enum zns_result wr(struct zns *z, uint64_t slba, uint32_t nlb)
+{
+    uint64_t done;
+
+    return zns_write(z, slba, nlb, false, 0, NULL, &done);
+}
+
+static enum zns_result act(struct zns *z, uint32_t zone, enum zns_action a)
+{
+    uint64_t done;
+
+    return zns_zone_action(z, zone, false, a, 0, &done);
+}
+
+static enum zns_result act_all(struct zns *z, enum zns_action a)
+{
+    uint64_t done;
+
+    return zns_zone_action(z, 0, true, a, 0, &done);
+}
+
+static void refused(struct zns_config *c, const char *needle)
+{
+    char err[256] = "";
+
+    CHECK(zns_config_validate(c, err, sizeof(err)) == -1);
+    CHECK_STR(err, needle);
+}
+
+static void test_config(void)
+{
+    struct zns_config c;
+    struct zns *z;
+
+    zcfg(&c);
+    CHECK_EQ(zns_config_validate(&c, NULL, 0), 0);
+    c.zone_luns = 3;
+    refused(&c, "zone_luns=3");
+    zcfg(&c);
+    c.zone_luns = 8;
+    c.zone_size_mb = 1;     /* the unit is 8 x 256 KiB = 2 MiB */
+    refused(&c, "zone_size_mb=1");
+    zcfg(&c);
+    c.zone_size_mb = 3;     /* 6 units, not a power of two */
+    refused(&c, "power of two");
+    zcfg(&c);
+    c.zone_size_mb = 64;    /* 32 blocks per LUN, only 16 */
+    refused(&c, "blks_per_pl=16");
+    zcfg(&c);
+    c.zone_cap_mb = 3;
+    refused(&c, "zone_cap_mb=3");
+    zcfg(&c);
+    c.max_open = 4;
+    c.max_active = 2;
+    refused(&c, "max_open=4");
+
+    zcfg(&c);
+    c.zone_cap_mb = 1;
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    CHECK_EQ(zns_nr_zones(z), 16);
+    CHECK_EQ(zns_zone_blocks(z), 4096);
+    CHECK_EQ(zns_zone_cap_blocks(z), 2048);
+    CHECK_EQ(zns_ns_blocks(z), 16 * 4096);
+    /* zone 1 is on the second LUN group; zone 4 back on the first */
+    CHECK_EQ(zns_page_lun(z, 0, 0), 0);
+    CHECK_EQ(zns_page_lun(z, 0, 1), 1);
+    CHECK_EQ(zns_page_lun(z, 0, 2), 0);
+    CHECK_EQ(zns_page_lun(z, 1, 0), 2);
+    CHECK_EQ(zns_page_lun(z, 4, 1), 1);
+    zns_free(z);
+}
+
+/* Writes, the write pointer and the states a write leads to. */
+static void test_write_states(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    uint64_t alba = 0, done;
+
+    zcfg(&c);
+    c.zone_cap_mb = 1;
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    CHECK_EQ(st(z, 0), ZNS_EMPTY);
+    CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_IMPLICIT_OPEN);
+    CHECK_EQ(wp(z, 0), 8);
+    CHECK_EQ(zns_nr_open(z), 1);
+    CHECK_EQ(zns_nr_active(z), 1);
+    /* not at the write pointer (behind and ahead) */
+    CHECK_EQ(wr(z, 0, 8), ZNS_ERR_INVALID_WRITE);
+    CHECK_EQ(wr(z, 16, 8), ZNS_ERR_INVALID_WRITE);
+    /* past the capacity (2048 blocks), though inside the zone size */
+    CHECK_EQ(wr(z, 8, 2041), ZNS_ERR_BOUNDARY);
+    CHECK_EQ(wp(z, 0), 8);
+    /* out of the namespace */
+    CHECK_EQ(wr(z, 16 * 4096, 1), ZNS_ERR_LBA_RANGE);
+    /* append: only at a zone start; the data lands at the write pointer */
+    CHECK_EQ(zns_write(z, 8, 8, true, 0, &alba, &done),
+             ZNS_ERR_INVALID_FIELD);
+    CHECK_EQ(zns_write(z, 0, 8, true, 0, &alba, &done), ZNS_OK);
+    CHECK_EQ(alba, 8);
+    CHECK_EQ(wp(z, 0), 16);
+    /* filling the capacity makes the zone Full and frees its resources */
+    CHECK_EQ(wr(z, 16, 2032), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_FULL);
+    CHECK_EQ(zns_nr_open(z), 0);
+    CHECK_EQ(zns_nr_active(z), 0);
+    CHECK_EQ(wr(z, 2048, 1), ZNS_ERR_FULL);
+    CHECK_EQ(zns_write(z, 0, 1, true, 0, &alba, &done), ZNS_ERR_FULL);
+    CHECK_EQ(act(z, 0, ZNS_ACT_OPEN), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act(z, 0, ZNS_ACT_CLOSE), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act(z, 0, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_EMPTY);
+    CHECK_EQ(wp(z, 0), 0);
+    /* a write into a closed zone opens it implicitly again */
+    CHECK_EQ(wr(z, 4096, 8), ZNS_OK);
+    CHECK_EQ(act(z, 1, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(st(z, 1), ZNS_CLOSED);
+    CHECK_EQ(zns_nr_open(z), 0);
+    CHECK_EQ(zns_nr_active(z), 1);
+    CHECK_EQ(wr(z, 4104, 8), ZNS_OK);
+    CHECK_EQ(st(z, 1), ZNS_IMPLICIT_OPEN);
+    zns_free(z);
+}
+
+/* Management actions from every state. */
+static void test_actions(void)
+{
+    struct zns_config c;
+    struct zns *z;
+
+    zcfg(&c);
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    /* Empty: open -> Explicitly Opened; close with nothing written ->
+     * Empty; close of Empty is no transition; finish -> Full */
+    CHECK_EQ(act(z, 0, ZNS_ACT_CLOSE), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(act(z, 0, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_EXPLICIT_OPEN);
+    CHECK_EQ(act(z, 0, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(zns_nr_open(z), 1);
+    CHECK_EQ(act(z, 0, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_EMPTY);
+    CHECK_EQ(zns_nr_active(z), 0);
+    CHECK_EQ(act(z, 2, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(st(z, 2), ZNS_FULL);
+    CHECK_EQ(wp(z, 2), 2 * 4096 + 4096);
+    /* an explicitly opened zone stays so when written */
+    CHECK_EQ(act(z, 3, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(wr(z, 3 * 4096, 8), ZNS_OK);
+    CHECK_EQ(st(z, 3), ZNS_EXPLICIT_OPEN);
+    CHECK_EQ(act(z, 3, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(st(z, 3), ZNS_CLOSED);
+    CHECK_EQ(act(z, 3, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(act(z, 3, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(st(z, 3), ZNS_EXPLICIT_OPEN);
+    CHECK_EQ(act(z, 3, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(st(z, 3), ZNS_FULL);
+    /* implicitly opened -> explicitly opened by open */
+    CHECK_EQ(wr(z, 4 * 4096, 8), ZNS_OK);
+    CHECK_EQ(act(z, 4, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(st(z, 4), ZNS_EXPLICIT_OPEN);
+    /* offline only from read only */
+    CHECK_EQ(act(z, 5, ZNS_ACT_OFFLINE), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act(z, 99, ZNS_ACT_OPEN), ZNS_ERR_LBA_RANGE);
+    CHECK_EQ(act(z, 5, (enum zns_action)7), ZNS_ERR_INVALID_FIELD);
+
+    /* read only: writes fail, no transitions but offline */
+    CHECK_EQ(wr(z, 6 * 4096, 8), ZNS_OK);
+    zns_zone_set_read_only(z, 6);
+    CHECK_EQ(st(z, 6), ZNS_READ_ONLY);
+    CHECK_EQ(wr(z, 6 * 4096 + 8, 8), ZNS_ERR_READ_ONLY);
+    CHECK_EQ(act(z, 6, ZNS_ACT_RESET), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act(z, 6, ZNS_ACT_OPEN), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act(z, 6, ZNS_ACT_FINISH), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(act_all(z, ZNS_ACT_OFFLINE), ZNS_OK);
+    CHECK_EQ(st(z, 6), ZNS_OFFLINE);
+    {
+        uint64_t done;
+
+        CHECK_EQ(zns_read(z, 6 * 4096, 8, 0, &done), ZNS_ERR_OFFLINE);
+        /* a read crossing into the offline zone fails too */
+        CHECK_EQ(zns_read(z, 6 * 4096 - 8, 16, 0, &done), ZNS_ERR_OFFLINE);
+        CHECK_EQ(zns_read(z, 5 * 4096, 8, 0, &done), ZNS_OK);
+    }
+    CHECK_EQ(wr(z, 6 * 4096, 8), ZNS_ERR_OFFLINE);
+    CHECK_EQ(act(z, 6, ZNS_ACT_RESET), ZNS_ERR_INVALID_TRANSITION);
+
+    /* select all: close the open ones, then finish the closed ones */
+    CHECK_EQ(act_all(z, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(st(z, 4), ZNS_CLOSED);
+    CHECK_EQ(zns_nr_open(z), 0);
+    CHECK_EQ(act_all(z, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(st(z, 4), ZNS_EXPLICIT_OPEN);
+    CHECK_EQ(st(z, 0), ZNS_EMPTY);     /* open all touches closed only */
+    CHECK_EQ(act_all(z, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(st(z, 4), ZNS_FULL);
+    CHECK_EQ(st(z, 0), ZNS_EMPTY);
+    CHECK_EQ(act_all(z, ZNS_ACT_RESET), ZNS_OK);
+    for (uint32_t i = 0; i < 16; i++) {
+        CHECK_EQ(st(z, i), i == 6 ? ZNS_OFFLINE : ZNS_EMPTY);
+    }
+    CHECK_EQ(zns_nr_active(z), 0);
+    zns_free(z);
+}
+
+/* Max open / max active. */
+static void test_resources(void)
+{
+    struct zns_config c;
+    struct zns *z;
+
+    zcfg(&c);
+    c.max_open = 2;
+    c.max_active = 3;
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+    CHECK_EQ(wr(z, 4096, 8), ZNS_OK);
+    /* a third implicit open closes the oldest implicitly opened zone */
+    CHECK_EQ(wr(z, 2 * 4096, 8), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_CLOSED);
+    CHECK_EQ(st(z, 1), ZNS_IMPLICIT_OPEN);
+    CHECK_EQ(st(z, 2), ZNS_IMPLICIT_OPEN);
+    CHECK_EQ(zns_nr_open(z), 2);
+    CHECK_EQ(zns_nr_active(z), 3);
+    /* a fourth active zone is refused, by write, open or finish */
+    {
+        uint64_t start = 0;
+
+        /* the dry run agrees and changes nothing */
+        CHECK_EQ(zns_write_check(z, 3 * 4096, 8, false, &start),
+                 ZNS_ERR_TOO_MANY_ACTIVE);
+        CHECK_EQ(zns_write_check(z, 0, 8, true, &start), ZNS_OK);
+        CHECK_EQ(start, 8);
+        CHECK_EQ(st(z, 0), ZNS_CLOSED);
+        CHECK_EQ(zns_write_check(z, 4096, 8, false, &start),
+                 ZNS_ERR_INVALID_WRITE);
+    }
+    CHECK_EQ(wr(z, 3 * 4096, 8), ZNS_ERR_TOO_MANY_ACTIVE);
+    CHECK_EQ(act(z, 3, ZNS_ACT_OPEN), ZNS_ERR_TOO_MANY_ACTIVE);
+    CHECK_EQ(act(z, 3, ZNS_ACT_FINISH), ZNS_ERR_TOO_MANY_ACTIVE);
+    CHECK_EQ(st(z, 3), ZNS_EMPTY);
+    CHECK_EQ(wp(z, 3), 3 * 4096);
+    /* explicitly opened zones are never closed for room */
+    CHECK_EQ(act(z, 1, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(act(z, 2, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(wr(z, 8, 8), ZNS_ERR_TOO_MANY_OPEN);
+    CHECK_EQ(act(z, 0, ZNS_ACT_OPEN), ZNS_ERR_TOO_MANY_OPEN);
+    CHECK_EQ(st(z, 0), ZNS_CLOSED);
+    CHECK_EQ(wp(z, 0), 8);
+    /* open all: two closed zones and two open ones exceed 2: nothing
+     * opens */
+    CHECK_EQ(act(z, 1, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(act_all(z, ZNS_ACT_OPEN), ZNS_ERR_TOO_MANY_OPEN);
+    CHECK_EQ(st(z, 0), ZNS_CLOSED);
+    CHECK_EQ(st(z, 1), ZNS_CLOSED);
+    /* finishing a closed zone frees an active resource */
+    CHECK_EQ(act(z, 0, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(zns_nr_active(z), 2);
+    CHECK_EQ(wr(z, 3 * 4096, 8), ZNS_OK);
+    CHECK_EQ(zns_nr_active(z), 3);
+    CHECK_EQ(act_all(z, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(zns_nr_active(z), 0);
+    CHECK_EQ(zns_nr_open(z), 0);
+    zns_free(z);
+}
+
+static void test_timing(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    struct zns_counters ctr;
+    uint64_t done, t = 1000000000;
+
+    zcfg(&c);
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    /* one page; two pages on the zone's two LUNs in parallel; four pages
+     * take two programs per LUN */
+    CHECK_EQ(zns_write(z, 0, 8, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + WR);
+    t += 10 * WR;
+    CHECK_EQ(zns_write(z, 8, 16, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + WR);
+    t += 10 * WR;
+    CHECK_EQ(zns_write(z, 24, 32, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 2 * WR);
+    /* zones 1 and 0 are on different LUN groups: in parallel; zone 4
+     * shares zone 0's LUNs and waits */
+    t += 10 * WR;
+    CHECK_EQ(zns_write(z, 56, 16, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + WR);
+    CHECK_EQ(zns_write(z, 4096, 16, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + WR);
+    CHECK_EQ(zns_write(z, 4 * 4096, 16, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 2 * WR);
+    /* reads: below the write pointer a page read, above it nothing */
+    t += 10 * WR;
+    CHECK_EQ(zns_read(z, 0, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + RD);
+    CHECK_EQ(zns_read(z, 2048, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    /* a finish moves the write pointer, not the data: still free */
+    CHECK_EQ(act(z, 1, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(zns_read(z, 4096 + 64, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    /* a reset erases the zone's 4 blocks on each of its 2 LUNs; a LUN
+     * erases one block at a time */
+    zns_get_counters(z, &ctr);
+    CHECK_EQ(ctr.blocks_erased, 0);
+    t += 10 * WR;
+    CHECK_EQ(zns_zone_action(z, 0, false, ZNS_ACT_RESET, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * ER);
+    zns_get_counters(z, &ctr);
+    CHECK_EQ(ctr.blocks_erased, 8);
+    CHECK_EQ(ctr.zone_resets, 1);
+    /* a zone never written since its last erase costs nothing */
+    t += 10 * ER;
+    CHECK_EQ(zns_zone_action(z, 0, false, ZNS_ACT_RESET, t, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_zone_action(z, 7, false, ZNS_ACT_FINISH, t, &done), ZNS_OK);
+    CHECK_EQ(zns_zone_action(z, 7, false, ZNS_ACT_RESET, t, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    /* reset all: zones 1 and 4 are on different groups: in parallel */
+    CHECK_EQ(zns_zone_action(z, 0, true, ZNS_ACT_RESET, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * ER);
+    zns_get_counters(z, &ctr);
+    CHECK_EQ(ctr.zone_resets, 3);
+    CHECK_EQ(ctr.blocks_erased, 24);
+    /* pages: 1 + 2 + 4 + 2 + 2 + 2 written and programmed; WAF 1 */
+    CHECK_EQ(ctr.host_pages_written, 13);
+    CHECK_EQ(ctr.host_pages_programmed, 13);
+    CHECK_EQ(zns_waf_x1000(z), 1000);
+    /* a write smaller than a page programs the page it touches */
+    CHECK_EQ(zns_write(z, 0, 1, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(zns_write(z, 1, 8, false, t, NULL, &done), ZNS_OK);
+    zns_get_counters(z, &ctr);
+    CHECK_EQ(ctr.host_pages_written, 16);
+    /* delay emulation off: no time at all */
+    zns_set_delay_mode(z, FTL_DELAY_OFF);
+    t += 10 * ER;
+    CHECK_EQ(zns_write(z, 9, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    zns_reset_counters(z);
+    CHECK_EQ(zns_waf_x1000(z), 1000);
+    zns_free(z);
+}
+
+int main(void)
+{
+    test_config();
+    test_write_states();
+    test_actions();
+    test_resources();
+    test_timing();
+    return test_done("ftl-zns");
+}
