@@ -717,6 +717,11 @@ static int state_check(struct ftl *ftl, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory checking the state file");
         goto out;
     }
+    /* counts that index the tables below (found by tests/fuzz/fuzz-state.c:
+     * a candidate count beyond the lines read past the candidate array) */
+    if (ln->nclosed > n || ln->nfree > n) {
+        BAD("%u candidates, %u free lines of %u", ln->nclosed, ln->nfree, n);
+    }
     /* the lines' own fields */
     for (uint32_t i = 0; i < n; i++) {
         const struct ftl_line *l = &ln->line[i];
