@@ -234,6 +234,7 @@ struct FemuCtrl {
     char *subsys_id;        /* the subsys property: a femu-subsys id */
     QemuUUID uuid;          /* namespace UUID (descriptor 03h) */
     char *state_path;       /* the state property: a state file, or NULL */
+    int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
 

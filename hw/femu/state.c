@@ -122,11 +122,6 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     FILE *f;
     int rc;
 
-    if (!femu_is_bbssd(n)) {
-        error_setg(errp, "state=%s: state files need femu_mode=1 (the "
-                   "BlackBox SSD)", n->state_path);
-        return false;
-    }
     f = fopen(n->state_path, "rb");
     if (!f) {
         if (errno != ENOENT) {
@@ -325,8 +320,35 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
     return true;
 }
 
+/*
+ * One user of a state file at a time: a second device or QEMU process on
+ * the same PATH would overwrite this one's saves.  PATH.lock carries an
+ * exclusive lock for as long as the device exists (the process's exit
+ * drops it).
+ */
+static bool femu_state_lock(FemuCtrl *n, Error **errp)
+{
+    g_autofree char *lock = g_strdup_printf("%s.lock", n->state_path);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+    if (fd < 0) {
+        error_setg_errno(errp, errno, "state=%s: cannot create %s",
+                         n->state_path, lock);
+        return false;
+    }
+    if (qemu_lock_fd(fd, 0, 0, true)) {
+        error_setg(errp, "state=%s: in use by another femu device or QEMU "
+                   "process (%s is locked)", n->state_path, lock);
+        close(fd);
+        return false;
+    }
+    n->state_lock_fd = fd;
+    return true;
+}
+
 bool femu_state_realize(FemuCtrl *n, Error **errp)
 {
+    n->state_lock_fd = -1;
     if (!n->state_path) {
         return true;
     }
@@ -334,7 +356,12 @@ bool femu_state_realize(FemuCtrl *n, Error **errp)
         error_setg(errp, "state='': give the path of a state file");
         return false;
     }
-    return femu_state_load(n, errp);
+    if (!femu_is_bbssd(n)) {
+        error_setg(errp, "state=%s: state files need femu_mode=1 (the "
+                   "BlackBox SSD)", n->state_path);
+        return false;
+    }
+    return femu_state_lock(n, errp) && femu_state_load(n, errp);
 }
 
 /*
@@ -363,6 +390,10 @@ void femu_state_unrealize(FemuCtrl *n)
 {
     if (n->migration_blocker) {
         migrate_del_blocker(&n->migration_blocker);
+    }
+    if (n->state_lock_fd >= 0) {
+        close(n->state_lock_fd);
+        n->state_lock_fd = -1;
     }
 }
 

@@ -3,7 +3,8 @@
 # next only with the same SSD-shaping properties (a mismatch names the
 # property and both values); a damaged, truncated or foreign file, a path
 # that cannot be written and femu_mode=2 are refused with one line; a
-# leftover PATH.tmp (a save cut short) does not matter; migration and
+# leftover PATH.tmp (a save cut short) does not matter; a second user of
+# the same file is refused (PATH.lock); migration and
 # savevm are refused naming the device.  See tests/config/lib.sh.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d /tmp/femu-state-cfg.XXXXXX)
@@ -51,6 +52,10 @@ refuse '^state=.*/nodir/x.femu: cannot create .*: No such file or directory$' \
 refuse '^state=.*: state files need femu_mode=1' \
     femu,femu_mode=2,devsz_mb=16,state=$T/n.femu
 refuse '^state='"''"': give the path of a state file$' $G,state=
+
+# one device and one QEMU per state file (PATH.lock)
+refuse '^state=.*/a.femu: in use by another femu device or QEMU process \(.*/a.femu.lock is locked\)$' \
+    $G,state=$T/a.femu femu,serial=st1,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,state=$T/a.femu
 
 # a save cut short leaves PATH.tmp behind: the next start ignores it
 head -c 777 /bin/sh > "$T/a.femu.tmp"
