@@ -31,7 +31,7 @@ LOCK ?= /tmp/femu-build.lock
 QEMU_BIN := $(BUILD_DIR)/qemu-system-x86_64
 
 .PHONY: all demo check build qemu sim guest configure clean distclean help \
-	fuzz-ftl fuzz-chaos asan check-asan check-valgrind
+	fuzz-ftl fuzz-state fuzz-chaos asan check-asan check-valgrind
 
 all: build
 
@@ -99,6 +99,10 @@ ASAN_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 
 fuzz-ftl:
 	tests/fuzz/fuzz-ftl.sh $(FUZZ_SECONDS)
+
+# the state-file loader under libFuzzer (tests/fuzz/fuzz-state.c)
+fuzz-state:
+	tests/fuzz/fuzz-state.sh $(FUZZ_SECONDS)
 
 # A second QEMU build (ASan + UBSan) in $(ASAN_DIR) and the FTL with both in
 # $(ASAN_SIM_DIR).  Its own build dir: it does not take the build-femu lock;

@@ -897,8 +897,12 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     uint32_t code = le32_to_cpu(cmd->cdw10);
 
     trace_femu_control(code);
-    if (code < 1 || code > 7) {
+    if (code < 1 || code > 8) {
         return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (code == 8) {
+        /* save the state file now (state= property) */
+        return femu_state_save_now(n);
     }
     if (code == 6 || code == 7) {
         qatomic_set(&n->io_log, code == 6);

@@ -257,6 +257,9 @@ static void femu_exit_notify(Notifier *notifier, void *data)
     FemuCtrl *n = container_of(notifier, FemuCtrl, exit_notifier);
 
     femu_pollers_stop(n);
+    /* guest power-off, quit, SIGTERM: the threads are stopped, the SSD
+     * is quiet: keep it in its state file */
+    femu_state_exit(n);
 }
 
 /*
@@ -375,6 +378,11 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     } else {
         snprintf(n->sn, sizeof(n->sn), "vSSD%d", n->instance);
     }
+    if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp)) {
+        femu_state_unrealize(n);
+        femu_store_fini(&n->store);
+        goto fail_ftl;
+    }
     n->start_ns = get_clock();
     n->temperature = 310;   /* 37 C, below both default thresholds */
     qemu_mutex_init(&n->ftl_lock);
@@ -410,6 +418,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     return;
 
 fail_bh:
+    femu_state_unrealize(n);
     qemu_bh_delete(n->admin_bh);
     qemu_bh_delete(n->irq_bh);
     g_free(n->sq);
@@ -442,6 +451,7 @@ static void femu_exit(PCIDevice *pdev)
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
     femu_zns_unrealize(n);
+    femu_state_unrealize(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
@@ -503,6 +513,7 @@ static const Property femu_props[] = {
     DEFINE_PROP_UINT8("zasl", FemuCtrl, zns_zasl, 0),
     /* a fresh random UUID per run unless given ("auto") */
     DEFINE_PROP_UUID("uuid", FemuCtrl, uuid),
+    DEFINE_PROP_STRING("state", FemuCtrl, state_path),
 };
 
 /*
@@ -585,6 +596,9 @@ static const FemuPropDesc femu_prop_descs[] = {
     { "uuid", "namespace UUID (Identify descriptor 03h): \"auto\" = a "
               "random one per run, or xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx; "
               "all zeroes = none" },
+    { "state", "state file: the SSD (FTL and data) is loaded from it at "
+               "start when it exists and saved to it when QEMU quits "
+               "(docs/state-files.md; femu_mode=1)" },
 };
 
 static const FemuPropDesc femu_subsys_prop_descs[] = {
@@ -596,9 +610,10 @@ static const FemuPropDesc femu_subsys_prop_descs[] = {
                  "used)" },
 };
 
+/* migration and savevm are refused by a blocker that names the device
+ * (femu_block_migration) */
 static const VMStateDescription femu_vmstate = {
     .name = "femu",
-    .unmigratable = 1,
 };
 
 static void femu_class_init(ObjectClass *oc, void *data)

@@ -13,6 +13,7 @@
  *   store.c   sparse host-memory data store
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
  *   zns.c     Zoned Namespace SSD (femu_mode=3): zone commands, CSI 02h
+ *   state.c   the state file (state=): the SSD kept across QEMU runs
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
@@ -235,6 +236,9 @@ struct FemuCtrl {
     uint16_t mqes;
     char *subsys_id;        /* the subsys property: a femu-subsys id */
     QemuUUID uuid;          /* namespace UUID (descriptor 03h) */
+    char *state_path;       /* the state property: a state file, or NULL */
+    int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
+    Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
 
     /* derived at realize */
@@ -415,6 +419,15 @@ void femu_lat_reset(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
 int femu_lat_bucket(uint64_t ns);
 uint64_t femu_lat_bucket_low(int b);
+
+/* state.c */
+bool femu_state_realize(FemuCtrl *n, Error **errp);
+bool femu_block_migration(FemuCtrl *n, Error **errp);
+void femu_state_unrealize(FemuCtrl *n);
+bool femu_state_load(FemuCtrl *n, Error **errp);
+bool femu_state_save(FemuCtrl *n, Error **errp);
+void femu_state_exit(FemuCtrl *n);
+uint16_t femu_state_save_now(FemuCtrl *n);
 
 /* store.c */
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);

@@ -71,5 +71,37 @@ echo "$err" | grep -q 'op_pcent=5' || bad "message: $err"
 "$sim" $geo,secsz=4096 --phase x:randwrite,bs=512 >/dev/null 2>&1
 [ $? -eq 2 ] || bad "bs below secsz accepted"
 
+# state files: fill + age saved, then loaded and measured, gives the same
+# measure phase as one run (the same pages, GC moves and emulated time);
+# a loaded state carries the counters since start
+st=$(mktemp -d)
+sg2=nchs=2,luns_per_ch=2,blks_per_pl=128,op_pcent=25
+whole=$("$sim" $sg2,gc_policy=cost-benefit --waf-run=age=256m,measure=256m)
+"$sim" $sg2,gc_policy=cost-benefit --waf-run=age=256m,measure=256m,part=precondition \
+    --save-state "$st/aged" >/dev/null || bad "--save-state exit $?"
+[ -e "$st/aged.tmp" ] && bad "temporary file left behind"
+cont=$("$sim" $sg2,gc_policy=cost-benefit --load-state "$st/aged" \
+    --waf-run=age=256m,measure=256m,part=measure) || bad "--load-state exit $?"
+m1=$(echo "$whole" | grep '^measure'); m2=$(echo "$cont" | grep '^measure')
+[ -n "$m1" ] && [ "$m1" = "$m2" ] || bad "measure after load: '$m2' vs '$m1'"
+t1=$(echo "$whole" | grep '^C0h'); t2=$(echo "$cont" | grep '^C0h')
+[ "$t1" = "$t2" ] || bad "C0h after load: '$t2' vs '$t1'"
+err=$("$sim" $sg2,gc_policy=greedy --load-state "$st/aged" 2>&1 >/dev/null)
+[ $? -eq 1 ] || bad "gc_policy mismatch not refused"
+echo "$err" | grep -q 'gc_policy is cost-benefit in the state file but greedy here' ||
+    bad "mismatch message: $err"
+sz=$(stat -c %s "$st/aged")
+head -c $((sz - 30)) "$st/aged" > "$st/cut"
+err=$("$sim" $sg2,gc_policy=cost-benefit --load-state "$st/cut" 2>&1 >/dev/null)
+[ $? -eq 1 ] && echo "$err" | grep -q 'truncated state file' || bad "truncated: $err"
+cp "$st/aged" "$st/flip"
+printf '\x5a' | dd of="$st/flip" bs=1 seek=5000 conv=notrunc status=none
+err=$("$sim" $sg2,gc_policy=cost-benefit --load-state "$st/flip" 2>&1 >/dev/null)
+[ $? -eq 1 ] && echo "$err" | grep -q 'corrupted state file (checksum of the FTL section' ||
+    bad "flipped byte: $err"
+err=$("$sim" $sg2 --load-state "$st/none" 2>&1 >/dev/null)
+[ $? -eq 1 ] || bad "missing file: $err"
+rm -rf "$st"
+
 [ $fail = 0 ] && echo "test-sim: ok"
 exit $fail

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -214,6 +215,73 @@ bool ftl_fdp_pop_event(struct ftl *ftl, struct ftl_fdp_event *ev);
 /* Self-check of the mapping/rmap/valid-count invariants (tests, fuzzing):
  * 0 when consistent, else -1 with a message in err. Walks all state. */
 int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
+
+
+/*
+ * State files: the whole FTL state (mapping, lines and their order, open
+ * lines and write pointers, GC policy state and RNG, logical clock,
+ * counters, FDP reclaim units and events, NAND clocks) in a versioned,
+ * checksummed stream (docs/state-files.md has the layout):
+ *
+ *   file header: "FEMUSTAT", u32 format version, u32 flags (0)
+ *   sections:    u32 tag, u32 0, u64 payload length, payload,
+ *                u32 CRC32C of tag, length and payload
+ *
+ * all little-endian.  The FTL section comes first, then any sections of
+ * the caller (the device stores host data in DATA sections), then END.
+ * A file without END is truncated.  Loading checks the configuration that
+ * shapes the state first (a mismatch names the property and both values),
+ * then every checksum and every index, so a damaged or foreign file is
+ * refused with one line and never used.
+ */
+#define FTL_STATE_VERSION 1
+#define FTL_STATE_TAG(a, b, c, d) \
+    ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
+     (uint32_t)(d) << 24)
+#define FTL_STATE_SEC_FTL  FTL_STATE_TAG('F', 'T', 'L', ' ')
+#define FTL_STATE_SEC_DATA FTL_STATE_TAG('D', 'A', 'T', 'A')
+#define FTL_STATE_SEC_DEV  FTL_STATE_TAG('D', 'E', 'V', ' ')
+#define FTL_STATE_SEC_END  FTL_STATE_TAG('E', 'N', 'D', ' ')
+
+/* CRC32C (Castagnoli) of buf, continuing from crc (start with 0). */
+uint32_t ftl_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* Write the file header.  0, or -1 with a message in err. */
+int ftl_state_write_header(FILE *f, char *err, size_t errlen);
+/*
+ * Write the FTL section.  now_ns is the caller's time base at the save:
+ * the NAND clocks are stored relative to it, and ftl_state_load() moves
+ * them to its own now_ns.  0, or -1 with a message in err.
+ */
+int ftl_state_save(const struct ftl *ftl, uint64_t now_ns, FILE *f,
+                   char *err, size_t errlen);
+/* Write one section of len bytes (DATA, DEV, END). */
+int ftl_state_write_section(FILE *f, uint32_t tag, const void *payload,
+                            uint64_t len, char *err, size_t errlen);
+
+/*
+ * Read the file header and the FTL section and build an FTL for cfg from
+ * them.  cfg must match the file in every property that shapes the state
+ * (geometry, secsz, secs_per_pg, sizing, GC thresholds and policy,
+ * hot_cold_sep, gc_own_line, FDP handles and units); the NAND latencies
+ * and the seed may differ (the file holds the RNG state itself).  NULL
+ * with a one-line message in err otherwise.  f is left at the next
+ * section.
+ */
+struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
+                           uint64_t now_ns, char *err, size_t errlen);
+/*
+ * Next section header: 1 with *tag and *len set, 0 at a clean end of
+ * file (which means truncated: END is missing), -1 on a read error.
+ */
+int ftl_state_next_section(FILE *f, uint32_t *tag, uint64_t *len, char *err,
+                           size_t errlen);
+/* Read a section's payload (len bytes into buf) and check its CRC. */
+int ftl_state_read_payload(FILE *f, uint32_t tag, uint64_t len, void *buf,
+                           char *err, size_t errlen);
+/* Skip a section's payload, still checking its CRC. */
+int ftl_state_skip_payload(FILE *f, uint32_t tag, uint64_t len, char *err,
+                           size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -89,7 +89,8 @@ PY
 # --- 0xEF run-time controls
 check "0xEF code 2 (no data buffer) succeeds" ctl $B 2
 check "0xEF code 1 succeeds" ctl $B 1
-check "0xEF unknown code 8 fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xef --cdw10=8 >/dev/null 2>&1"
+check "0xEF code 8 fails without a state file" bash -c "! nvme admin-passthru /dev/$B --opcode=0xef --cdw10=8 >/dev/null 2>&1"
+check "0xEF unknown code 9 fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xef --cdw10=9 >/dev/null 2>&1"
 check "0xEF unknown code 0 fails" bash -c "! nvme admin-passthru /dev/$B --opcode=0xef --cdw10=0 >/dev/null 2>&1"
 check "0xEF code 6 (I/O log on)" ctl $B 6
 check "0xEF code 7 (I/O log off)" ctl $B 7

@@ -11,6 +11,13 @@
  * waf-run.sh computes them from C0h before and after.  A run is
  * deterministic for a given --seed.
  *
+ * State files (docs/state-files.md): --save-state FILE writes the FTL
+ * after the run in the format the `femu` device's state= property loads;
+ * --load-state FILE starts from one instead of an empty SSD.
+ *   femu-sim PROPS --waf-run=part=precondition --save-state aged.femu
+ *   femu-sim PROPS --load-state aged.femu --waf-run=part=measure
+ * gives the same measure phase as one `femu-sim PROPS --waf-run`.
+ *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -18,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hw/femu/ftl.h"
 #include "workload.h"
@@ -53,10 +61,13 @@ static void usage(FILE *f)
 "  hot_pid cold_pid randommap=on|off (off: independent draws, like fio's\n"
 "  norandommap; on: each block once per pass, like fio's default)\n"
 "--waf-run[=fill_bs=128k,age=4g,measure=4g,bs=4k,zipf=THETA,pid=N,\n"
-"           randommap=on|off]\n"
+"           randommap=on|off,part=all|precondition|measure]\n"
 "  tutorial 02's waf-run.sh: sequential fill of the whole namespace,\n"
 "  age, measure (the default); uniform writes keep fio's random map\n"
-"  (randommap=on), Zipf draws are independent as in fio\n"
+"  (randommap=on), Zipf draws are independent as in fio; part=\n"
+"  precondition runs fill and age only, part=measure the measure only\n"
+"--save-state FILE  write the SSD state after the run (device state=)\n"
+"--load-state FILE  start from a saved state (no phase: just print it)\n"
 "--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n");
 }
 
@@ -338,6 +349,7 @@ struct wafrun {
     double zipf;
     uint32_t pid;
     bool randommap;
+    int part;   /* 0 all, 1 fill + age, 2 measure */
 };
 
 static int wafrun_cb(void *ctx, const char *k, const char *v)
@@ -351,6 +363,16 @@ static int wafrun_cb(void *ctx, const char *k, const char *v)
     }
     if (!strcmp(k, "pid")) {
         w->pid = (uint32_t)strtoul(v, NULL, 0);
+        return 0;
+    }
+    if (!strcmp(k, "part")) {
+        w->part = !strcmp(v, "all") ? 0 : !strcmp(v, "precondition") ? 1 :
+                  !strcmp(v, "measure") ? 2 : -1;
+        if (w->part < 0) {
+            fprintf(stderr, "femu-sim: part=%s: all, precondition or "
+                    "measure\n", v);
+            return -1;
+        }
         return 0;
     }
     if (!strcmp(k, "randommap")) {
@@ -412,7 +434,14 @@ static int add_wafrun(const char *arg, struct wl_spec *ph, int *nph)
     ph[*nph + 2] = ph[*nph + 1];
     snprintf(ph[*nph + 2].name, sizeof(ph[*nph + 2].name), "measure");
     ph[*nph + 2].size = w.measure;
-    *nph += 3;
+    if (w.part == 1) {
+        *nph += 2;
+    } else if (w.part == 2) {
+        ph[*nph] = ph[*nph + 2];
+        *nph += 1;
+    } else {
+        *nph += 3;
+    }
     return 0;
 }
 
@@ -643,6 +672,107 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
     printf("}}\n");
 }
 
+/*
+ * femu-sim's own section of a state file: the phases run so far and the
+ * seed, so that a run continued from the file draws the same workload
+ * numbers as one that never stopped.  The device skips it.
+ */
+#define SIM_SECTION FTL_STATE_TAG('S', 'I', 'M', ' ')
+
+static int save_state(const struct ftl *ftl, const char *path,
+                      uint64_t phases_run, uint64_t seed, uint64_t now)
+{
+    char tmp[4096], err[256];
+    uint8_t sim[16];
+    FILE *f;
+    int rc;
+
+    for (int i = 0; i < 8; i++) {
+        sim[i] = (uint8_t)(phases_run >> (8 * i));
+        sim[8 + i] = (uint8_t)(seed >> (8 * i));
+    }
+    /* a temporary file renamed over the old one: a crash in between
+     * leaves the previous state */
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    f = fopen(tmp, "wb");
+    if (!f) {
+        fprintf(stderr, "femu-sim: --save-state %s: %s\n", tmp,
+                strerror(errno));
+        return -1;
+    }
+    rc = ftl_state_write_header(f, err, sizeof(err));
+    rc = rc ? rc : ftl_state_save(ftl, now, f, err, sizeof(err));
+    rc = rc ? rc : ftl_state_write_section(f, SIM_SECTION, sim, sizeof(sim),
+                                           err, sizeof(err));
+    rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_END, NULL, 0,
+                                           err, sizeof(err));
+    if (!rc && (fflush(f) || fsync(fileno(f)))) {
+        snprintf(err, sizeof(err), "%s", strerror(errno));
+        rc = -1;
+    }
+    if (fclose(f) && !rc) {
+        snprintf(err, sizeof(err), "%s", strerror(errno));
+        rc = -1;
+    }
+    if (!rc && rename(tmp, path)) {
+        snprintf(err, sizeof(err), "rename: %s", strerror(errno));
+        rc = -1;
+    }
+    if (rc) {
+        fprintf(stderr, "femu-sim: --save-state %s: %s\n", path, err);
+        unlink(tmp);
+    }
+    return rc;
+}
+
+static struct ftl *load_state(const struct ftl_config *cfg, const char *path,
+                              uint64_t *phases_run, uint64_t *seed)
+{
+    char err[512] = "";
+    struct ftl *ftl;
+    uint32_t tag = 0;
+    uint64_t len = 0;
+    FILE *f = fopen(path, "rb");
+    int rc = -1;
+
+    if (!f) {
+        fprintf(stderr, "femu-sim: --load-state %s: %s\n", path,
+                strerror(errno));
+        return NULL;
+    }
+    /* the run continues at emulated time 0 with the NAND clocks moved
+     * along: only time differences are reported */
+    ftl = ftl_state_load(cfg, f, 0, err, sizeof(err));
+    while (ftl && (rc = ftl_state_next_section(f, &tag, &len, err,
+                                               sizeof(err))) == 1 &&
+           tag != FTL_STATE_SEC_END) {
+        if (tag == SIM_SECTION && len == 16) {
+            uint8_t sim[16];
+            rc = ftl_state_read_payload(f, tag, len, sim, err, sizeof(err));
+            *phases_run = *seed = 0;
+            for (int i = 7; i >= 0; i--) {
+                *phases_run = *phases_run << 8 | sim[i];
+                *seed = *seed << 8 | sim[8 + i];
+            }
+        } else {
+            /* host data of a device's state: not the simulator's */
+            rc = ftl_state_skip_payload(f, tag, len, err, sizeof(err));
+        }
+        if (rc) {
+            break;
+        }
+    }
+    if (ftl && rc == 1 && tag == FTL_STATE_SEC_END &&
+        ftl_state_skip_payload(f, tag, len, err, sizeof(err)) == 0) {
+        fclose(f);
+        return ftl;
+    }
+    fprintf(stderr, "femu-sim: --load-state %s: %s\n", path, err);
+    ftl_free(ftl);
+    fclose(f);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     static struct wl_spec phases[MAX_PHASES];
@@ -653,6 +783,9 @@ int main(int argc, char **argv)
     struct ftl_counters tot;
     char err[512];
     uint64_t now = 0;
+    const char *save_path = NULL, *load_path = NULL;
+    uint64_t phases_run = 0, file_seed = 0;
+    bool seed_given = false;
 
     memset(&o, 0, sizeof(o));
     ftl_config_default(&o.cfg);
@@ -672,6 +805,17 @@ int main(int argc, char **argv)
             if (parse_u64(a + 7, &o.seed) < 0) {
                 fprintf(stderr, "femu-sim: %s: not a number\n", a);
                 return 2;
+            }
+            seed_given = true;
+        } else if (!strcmp(a, "--save-state") || !strcmp(a, "--load-state")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "femu-sim: %s needs a file\n", a);
+                return 2;
+            }
+            if (a[2] == 's') {
+                save_path = argv[++i];
+            } else {
+                load_path = argv[++i];
             }
         } else if (!strncmp(a, "--timing=", 9)) {
             if (parse_bool(a + 9, &o.timing) < 0) {
@@ -704,22 +848,38 @@ int main(int argc, char **argv)
             }
         }
     }
-    if (nph == 0 && add_wafrun(NULL, phases, &nph) < 0) {
+    if (nph == 0 && !load_path && add_wafrun(NULL, phases, &nph) < 0) {
         return 2;
     }
     o.cfg.seed = o.seed;
-    ftl = ftl_new(&o.cfg, err, sizeof(err));
-    if (!ftl) {
-        fprintf(stderr, "femu-sim: %s\n", err);
-        return 1;
+    if (load_path) {
+        ftl = load_state(&o.cfg, load_path, &phases_run, &file_seed);
+        if (!ftl) {
+            return 1;
+        }
+        if (!seed_given && phases_run) {
+            o.seed = file_seed;
+        }
+    } else {
+        ftl = ftl_new(&o.cfg, err, sizeof(err));
+        if (!ftl) {
+            fprintf(stderr, "femu-sim: %s\n", err);
+            return 1;
+        }
     }
     ftl_set_gc_delay(ftl, o.gc_delay);
     ftl_set_delay_mode(ftl, o.delay);
     for (int i = 0; i < nph; i++) {
-        if (run_phase(ftl, &o, &phases[i], i, &now, &res[i]) < 0) {
+        if (run_phase(ftl, &o, &phases[i], (int)phases_run + i, &now,
+                      &res[i]) < 0) {
             ftl_free(ftl);
             return 2;
         }
+    }
+    if (save_path && save_state(ftl, save_path, phases_run + (uint64_t)nph,
+                                o.seed, now) < 0) {
+        ftl_free(ftl);
+        return 1;
     }
     ftl_get_counters(ftl, &tot);
     if (o.json) {

@@ -1,0 +1,79 @@
+#!/bin/bash
+# The state file (state=PATH): a file made by one QEMU run is loaded by the
+# next only with the same SSD-shaping properties (a mismatch names the
+# property and both values); a damaged, truncated or foreign file, a path
+# that cannot be written and femu_mode=2 are refused with one line; a
+# leftover PATH.tmp (a save cut short) does not matter; a second user of
+# the same file is refused (PATH.lock); migration and
+# savevm are refused naming the device.  See tests/config/lib.sh.
+. "$(dirname "$0")/lib.sh"
+T=$(mktemp -d /tmp/femu-state-cfg.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+G=femu,serial=st0,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
+
+# a fresh file is created when QEMU quits, and loads again
+accept $G,state=$T/a.femu
+cfg_rows=$((cfg_rows + 1))
+if [ -s "$T/a.femu" ] && [ ! -e "$T/a.femu.tmp" ]; then
+    echo "ok   state file written at quit ($(stat -c %s "$T/a.femu") bytes)"
+else
+    cfg_fail "no state file $T/a.femu after quit"
+fi
+accept $G,state=$T/a.femu
+# the NAND latencies are not part of the state
+accept $G,pg_wr_lat=100000,state=$T/a.femu
+
+refuse '^state=.*: configuration mismatch: gc_policy is greedy in the state file but fifo here$' \
+    $G,gc_policy=fifo,state=$T/a.femu
+refuse '^state=.*: configuration mismatch: op_pcent is 25 in the state file but 30 here$' \
+    femu,serial=st0,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=30,state=$T/a.femu
+refuse '^state=.*: configuration mismatch: blks_per_pl is 32 in the state file but 64 here$' \
+    femu,serial=st0,nchs=2,luns_per_ch=2,blks_per_pl=64,pgs_per_blk=64,op_pcent=25,state=$T/a.femu
+refuse '^state=.*: configuration mismatch: secsz is 512 in the state file but 4096 here$' \
+    $G,secsz=4096,state=$T/a.femu
+refuse '^state=.*: configuration mismatch: gc_thres_pcent is 75 in the state file but 60 here$' \
+    $G,gc_thres_pcent=60,state=$T/a.femu
+
+size=$(stat -c %s "$T/a.femu")
+cp "$T/a.femu" "$T/flip.femu"
+printf '\x5a' | dd of="$T/flip.femu" bs=1 seek=4000 conv=notrunc status=none
+refuse '^state=.*: corrupted state file \(checksum of the FTL section: stored [0-9a-f]{8}, computed [0-9a-f]{8}\)$' \
+    $G,state=$T/flip.femu
+head -c $((size - 10)) "$T/a.femu" > "$T/cut.femu"
+refuse '^state=.*: truncated state file' $G,state=$T/cut.femu
+head -c 100 "$T/a.femu" > "$T/short.femu"
+refuse '^state=.*: truncated state file \(it ends inside the FTL section\)$' $G,state=$T/short.femu
+head -c 4096 /bin/sh > "$T/foreign.femu"
+refuse '^state=.*: not a FEMU state file \(no FEMUSTAT magic\)$' $G,state=$T/foreign.femu
+: > "$T/empty.femu"
+refuse '^state=.*: not a FEMU state file' $G,state=$T/empty.femu
+refuse '^state=.*/nodir/x.femu: cannot create .*: No such file or directory$' \
+    $G,state=$T/nodir/x.femu
+refuse '^state=.*: state files need femu_mode=1' \
+    femu,femu_mode=2,devsz_mb=16,state=$T/n.femu
+refuse '^state='"''"': give the path of a state file$' $G,state=
+
+# one device and one QEMU per state file (PATH.lock)
+refuse '^state=.*/a.femu: in use by another femu device or QEMU process \(.*/a.femu.lock is locked\)$' \
+    $G,state=$T/a.femu femu,serial=st1,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,state=$T/a.femu
+
+# a save cut short leaves PATH.tmp behind: the next start ignores it
+head -c 777 /bin/sh > "$T/a.femu.tmp"
+accept $G,state=$T/a.femu
+
+# migration and savevm: refused with the device named
+qmp_err() { # qmp_err REGEX QMP-COMMAND
+    cfg_rows=$((cfg_rows + 1))
+    cfg_run "{\"execute\":\"qmp_capabilities\"}$2{\"execute\":\"quit\"}" \
+        $G,state=$T/a.femu
+    if [ "$cfg_rc" = 0 ] && printf '%s\n' "$cfg_out" | grep -Eq -- "$1"; then
+        echo "ok   refused  $2"
+    else
+        cfg_fail "$2: no error matching /$1/ (exit $cfg_rc)"
+    fi
+}
+qmp_err "femu device 'st0' \(state=$T/a.femu\) does not support migration or savevm" \
+    '{"execute":"migrate","arguments":{"uri":"exec:cat >/dev/null"}}'
+qmp_err "femu device 'st0' \(state=$T/a.femu\) does not support migration or savevm" \
+    '{"execute":"human-monitor-command","arguments":{"command-line":"savevm s1"}}'
+finish
