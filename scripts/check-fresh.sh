@@ -133,7 +133,10 @@ bindmount --rbind /dev "$rootdir/dev"
 bindmount -t tmpfs tmpfs "$rootdir/tmp"
 cp -L /etc/resolv.conf "$rootdir/etc/resolv.conf" 2>/dev/null || true
 
-env_in=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# What a root login on a new machine has (GNU parallel's remote side, for
+# one, runs its jobs through $SHELL).
+env_in=(HOME=/root USER=root LOGNAME=root SHELL=/bin/bash
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
         LANG=C.UTF-8 TERM=dumb)
 cache_in=/root/.cache
 mkdir -p "$rootdir$cache_in/femu"

@@ -397,7 +397,9 @@ run_jobs() {
         [ "$SIMONLY" = 1 ] || popts+=(--basefile "$QEMU")
         wargs+=(--stamp "$stampv")
     fi
-    printf '%s\n' "$@" | parallel --will-cite -q --halt now,fail=1 "${popts[@]}" \
+    # GNU parallel's remote side runs each job with $SHELL: an empty one
+    # (cron, env -i) would run nothing and still report success.
+    printf '%s\n' "$@" | SHELL=${SHELL:-/bin/bash} parallel --will-cite -q --halt now,fail=1 "${popts[@]}" \
         bash "$SRC/scripts/tables/regen.sh" --worker {} "${wargs[@]}"
 }
 
