@@ -375,21 +375,33 @@ static void femu_poller_signal(FemuPoller *p)
     }
 }
 
-/* New commands, or space in a CQ that holds parked completions. */
+static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask);
+
+/*
+ * New commands, or space in a CQ that holds parked completions.  Space
+ * in a CQ where other pollers park completions wakes them: this poller
+ * published the CQ's event index from the head that made the space, so
+ * the host, past that index, need not ring the MMIO doorbell for it.
+ */
 static bool femu_has_new_work(FemuPoller *p)
 {
+    bool work = false;
+
     for (int i = 0; i < p->nsqs; i++) {
         FemuSQ *sq = p->sqs[i];
+        uint32_t parked = qatomic_read(&sq->cq->parked_mask);
 
         if (sq->inflight < sq->size - 1 && femu_sq_tail(sq) != sq->head) {
-            return true;
+            work = true;
         }
-        if ((qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
-            femu_cq_has_space(sq->cq)) {
-            return true;
+        if (parked && femu_cq_has_space(sq->cq)) {
+            if (parked & femu_poller_bit(p)) {
+                work = true;
+            }
+            femu_pollers_kick_mask(p->n, parked & ~femu_poller_bit(p));
         }
     }
-    return false;
+    return work;
 }
 
 /* Adapt the wake margin to a timed sleep that overshot by overshoot ns. */
@@ -494,16 +506,20 @@ static void femu_poller_lock(FemuPoller *p)
     qatomic_dec(&p->lock_waiters);
 }
 
-/* Wake the pollers that park completions for cq (its head moved). */
-void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq)
+/* Wake the pollers in mask. */
+static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask)
 {
-    uint32_t mask = qatomic_read(&cq->parked_mask);
-
     for (uint32_t i = 0; n->pollers && mask && i < n->npollers; i++) {
         if (mask & (1u << i)) {
             femu_poller_kick(&n->pollers[i]);
         }
     }
+}
+
+/* Wake the pollers that park completions for cq (its head moved). */
+void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq)
+{
+    femu_pollers_kick_mask(n, qatomic_read(&cq->parked_mask));
 }
 
 void femu_poller_kick(FemuPoller *p)

@@ -230,16 +230,33 @@ void femu_sq_set_eventidx(FemuSQ *sq)
     }
 }
 
+/*
+ * Several pollers publish the event index of a CQ that their SQs share.
+ * The host moves the shadow head, then reads the index: a poller that
+ * wrote a head read before that move (the host had moved on since) would
+ * leave an index the host's next head passes without ringing, and the
+ * pollers parked on that CQ asleep.  So the index is written under
+ * cq->lock (the pollers' writes do not overtake each other) and written
+ * again until the shadow head read after it (full barrier, pairs with
+ * the host's between its shadow write and its event index read) is the
+ * one published: the caller's re-check then sees any later head.
+ */
 void femu_cq_set_eventidx(FemuCQ *cq)
 {
-    if (cq->ei_addr) {
-        uint32_t head;
+    uint32_t head, seen;
 
-        qemu_mutex_lock(&cq->lock);
-        head = femu_cq_head(cq);
-        qemu_mutex_unlock(&cq->lock);
-        femu_write_u32(cq->n, cq->ei_addr, head);
+    if (!cq->ei_addr) {
+        return;
     }
+    qemu_mutex_lock(&cq->lock);
+    seen = femu_cq_head(cq);
+    do {
+        head = seen;
+        femu_write_u32(cq->n, cq->ei_addr, head);
+        smp_mb();
+        seen = femu_cq_head(cq);
+    } while (seen != head);
+    qemu_mutex_unlock(&cq->lock);
 }
 
 /* Fetch the entry at sq->head if there is one; advances head. */
