@@ -598,7 +598,7 @@ static const FemuPropDesc femu_prop_descs[] = {
               "all zeroes = none" },
     { "state", "state file: the SSD (FTL and data) is loaded from it at "
                "start when it exists and saved to it when QEMU quits "
-               "(docs/state-files.md; femu_mode=1)" },
+               "(docs/state.md; femu_mode=1)" },
 };
 
 static const FemuPropDesc femu_subsys_prop_descs[] = {

@@ -1,7 +1,7 @@
 /*
  * FEMU BlackBox FTL: state files (save and load the whole FTL).
  *
- * The format (include/hw/femu/ftl.h, docs/state-files.md) is a header and
+ * The format (include/hw/femu/ftl.h, docs/state.md) is a header and
  * a sequence of sections, each with its own length and CRC32C, so a
  * reader can check a section before it uses a byte of it and a caller can
  * add sections of its own (host data) without the FTL knowing them.

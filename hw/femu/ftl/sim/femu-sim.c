@@ -11,7 +11,7 @@
  * waf-run.sh computes them from C0h before and after.  A run is
  * deterministic for a given --seed.
  *
- * State files (docs/state-files.md): --save-state FILE writes the FTL
+ * State files (docs/state.md): --save-state FILE writes the FTL
  * after the run in the format the `femu` device's state= property loads;
  * --load-state FILE starts from one instead of an empty SSD.
  *   femu-sim PROPS --waf-run=part=precondition --save-state aged.femu
