@@ -37,10 +37,14 @@ cfg_run() { # cfg_run STDIN ARGS... -> sets cfg_rc, cfg_out
     local in=$1; shift
     local -a args
     mapfile -d '' args < <(cfg_args "$@")
-    cfg_out=$(printf '%s' "$in" | timeout -k 5 60 "$FEMU_QEMU" -M q35 \
+    # stderr and stdout apart: written to one pipe, QMP's greeting on
+    # stdout can land inside an error line on stderr (seen: "qemu-system-
+    # x86_64:{"QMP": ...}" then the message on a line of its own)
+    printf '%s' "$in" | timeout -k 5 60 "$FEMU_QEMU" -M q35 \
         -nodefaults -display none -machine accel=qtest -qtest null -S \
-        -qmp stdio "${args[@]}" 2>&1)
+        -qmp stdio "${args[@]}" >"$cfg_tmp/qemu.out" 2>"$cfg_tmp/qemu.err"
     cfg_rc=$?
+    cfg_out=$(cat "$cfg_tmp/qemu.err" "$cfg_tmp/qemu.out")
 }
 
 cfg_fail() {
