@@ -417,6 +417,84 @@ static void test_timing(void)
     zns_free(z);
 }
 
+/*
+ * Controller-initiated changes (the failure hooks) fill the changed zone
+ * list once per zone, in order; only the first change after a clear asks
+ * for the event; the list overflows past ZNS_CHANGED_ZONES_MAX.
+ */
+static void test_changed_list(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    uint32_t ids[ZNS_CHANGED_ZONES_MAX];
+
+    zcfg(&c);
+    c.max_open = 2;
+    c.max_active = 2;
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 0);
+    /* host transitions are no Zone Descriptor Changed events */
+    CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+    CHECK_EQ(act(z, 1, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(act(z, 2, ZNS_ACT_FINISH), ZNS_ERR_TOO_MANY_ACTIVE);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 0);
+    /* read only gives back the open and active resources */
+    CHECK_EQ(zns_zone_set_read_only(z, 1), true);
+    CHECK_EQ(st(z, 1), ZNS_READ_ONLY);
+    CHECK_EQ(zns_nr_open(z), 1);
+    CHECK_EQ(zns_nr_active(z), 1);
+    CHECK_EQ(zns_zone_set_offline(z, 0), false);   /* list not empty */
+    CHECK_EQ(st(z, 0), ZNS_OFFLINE);
+    CHECK_EQ(zns_nr_active(z), 0);
+    /* again, or offline after read only: listed once */
+    CHECK_EQ(zns_zone_set_read_only(z, 1), false);
+    CHECK_EQ(zns_zone_set_offline(z, 1), false);
+    CHECK_EQ(st(z, 1), ZNS_OFFLINE);
+    /* offline is final */
+    CHECK_EQ(zns_zone_set_read_only(z, 0), false);
+    CHECK_EQ(st(z, 0), ZNS_OFFLINE);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 2);
+    CHECK_EQ(ids[0], 1);
+    CHECK_EQ(ids[1], 0);
+    /* the host's own offline action (read only to offline) is none */
+    CHECK_EQ(zns_zone_set_read_only(z, 5), false);
+    CHECK_EQ(act(z, 5, ZNS_ACT_OFFLINE), ZNS_OK);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 3);
+    zns_changed_clear(z);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 0);
+    /* after a clear the next change asks for an event again */
+    CHECK_EQ(zns_zone_set_read_only(z, 7), true);
+    CHECK_EQ(zns_changed_zones(z, ids, 1), 1);
+    CHECK_EQ(ids[0], 7);
+    zns_free(z);
+
+    /* more zones than the list holds: the count says so */
+    zcfg(&c);
+    c.nand.blks_per_pl = 1024;
+    c.zone_size_mb = 0;     /* one block per plane per LUN: 4096 zones */
+    z = mkz(&c);
+    if (!z) {
+        return;
+    }
+    CHECK(zns_nr_zones(z) > ZNS_CHANGED_ZONES_MAX + 1);
+    for (uint32_t i = 0; i <= ZNS_CHANGED_ZONES_MAX; i++) {
+        CHECK_EQ(zns_zone_set_read_only(z, i), i == 0);
+    }
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX),
+             ZNS_CHANGED_ZONES_MAX + 1);
+    CHECK_EQ(ids[ZNS_CHANGED_ZONES_MAX - 1], ZNS_CHANGED_ZONES_MAX - 1);
+    zns_changed_clear(z);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 0);
+    /* the zone beyond the list's room is listed after a clear */
+    CHECK_EQ(zns_zone_set_offline(z, ZNS_CHANGED_ZONES_MAX), true);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 1);
+    CHECK_EQ(ids[0], ZNS_CHANGED_ZONES_MAX);
+    zns_free(z);
+}
+
 int main(void)
 {
     test_config();
@@ -424,5 +502,6 @@ int main(void)
     test_actions();
     test_resources();
     test_timing();
+    test_changed_list();
     return test_done("ftl-zns");
 }

@@ -20,6 +20,7 @@ struct zns_zone {
     uint32_t iprev, inext; /* implicitly opened zones, oldest first */
     uint8_t state;        /* enum zns_state */
     uint8_t programmed;   /* a page was programmed since the last erase */
+    uint8_t changed;      /* on the changed zone list */
 };
 
 struct zns {
@@ -35,6 +36,10 @@ struct zns {
     uint32_t ihead, itail;      /* implicitly opened list */
     struct ftl_timing tm;
     struct zns_counters ctr;
+    /* changed zone list: the first ZNS_CHANGED_ZONES_MAX zones in the
+     * order they changed; nchanged counts them all */
+    uint32_t changed[ZNS_CHANGED_ZONES_MAX];
+    uint32_t nchanged;
 };
 
 #define ZNS_MIB (1024u * 1024u)
@@ -653,9 +658,68 @@ enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
     return ZNS_OK;
 }
 
-void zns_zone_set_read_only(struct zns *z, uint32_t zone)
+/* A controller-initiated transition: a Zone Descriptor Changed event. */
+static bool zone_changed(struct zns *z, uint32_t zone, enum zns_state ns)
 {
-    set_state(z, zone, ZNS_READ_ONLY);
+    struct zns_zone *zn = &z->zone[zone];
+    bool first = z->nchanged == 0;
+
+    if (zn->state == ns) {
+        return false;
+    }
+    set_state(z, zone, ns);
+    if (zn->changed) {
+        return false;       /* listed already: the host has not read it */
+    }
+    zn->changed = 1;
+    if (z->nchanged < ZNS_CHANGED_ZONES_MAX) {
+        z->changed[z->nchanged] = zone;
+    }
+    z->nchanged++;
+    return first;
+}
+
+bool zns_zone_set_read_only(struct zns *z, uint32_t zone)
+{
+    if (z->zone[zone].state == ZNS_OFFLINE) {
+        return false;       /* Offline is final */
+    }
+    return zone_changed(z, zone, ZNS_READ_ONLY);
+}
+
+bool zns_zone_set_offline(struct zns *z, uint32_t zone)
+{
+    return zone_changed(z, zone, ZNS_OFFLINE);
+}
+
+uint32_t zns_changed_zones(const struct zns *z, uint32_t *zones,
+                           uint32_t max)
+{
+    uint32_t n = z->nchanged < ZNS_CHANGED_ZONES_MAX ? z->nchanged
+                                                     : ZNS_CHANGED_ZONES_MAX;
+
+    for (uint32_t i = 0; i < n && i < max; i++) {
+        zones[i] = z->changed[i];
+    }
+    return z->nchanged;
+}
+
+void zns_changed_clear(struct zns *z)
+{
+    uint32_t n = z->nchanged < ZNS_CHANGED_ZONES_MAX ? z->nchanged
+                                                     : ZNS_CHANGED_ZONES_MAX;
+
+    if (z->nchanged > ZNS_CHANGED_ZONES_MAX) {
+        /* overflowed: the list does not name every changed zone */
+        for (uint32_t i = 0; i < z->nzones; i++) {
+            z->zone[i].changed = 0;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            z->zone[z->changed[i]].changed = 0;
+        }
+    }
+    z->nchanged = 0;
 }
 
 void zns_get_counters(const struct zns *z, struct zns_counters *c)

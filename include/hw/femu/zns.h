@@ -143,9 +143,29 @@ enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
 enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
                                 enum zns_action act, uint64_t now,
                                 uint64_t *done);
-/* Media failure injection (tests): the zone becomes Read Only, giving
- * back its resources. */
-void zns_zone_set_read_only(struct zns *z, uint32_t zone);
+/*
+ * Controller-initiated zone changes (media failure injection): the zone
+ * becomes Read Only (from any state but Offline) or Offline (from any
+ * state), giving back its open and active resources.  Each such change
+ * is a Zone Descriptor Changed event: the zone joins the changed zone
+ * list (once, however often it changes).  Returns true when the list was
+ * empty before, i.e. when the device raises the asynchronous event; false
+ * also when nothing changed (the zone already was in that state, or a
+ * read-only request for an Offline zone).
+ */
+bool zns_zone_set_read_only(struct zns *z, uint32_t zone);
+bool zns_zone_set_offline(struct zns *z, uint32_t zone);
+
+/* Zone identifiers the Changed Zone List log page holds at most. */
+#define ZNS_CHANGED_ZONES_MAX 511
+/*
+ * The changed zone list: up to max zone numbers, oldest change first,
+ * into zones; returns how many zones changed since the list was last
+ * cleared (more than max when it overflowed).
+ */
+uint32_t zns_changed_zones(const struct zns *z, uint32_t *zones,
+                           uint32_t max);
+void zns_changed_clear(struct zns *z);
 
 void zns_get_counters(const struct zns *z, struct zns_counters *c);
 void zns_reset_counters(struct zns *z);
