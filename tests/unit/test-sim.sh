@@ -103,5 +103,48 @@ err=$("$sim" $sg2 --load-state "$st/none" 2>&1 >/dev/null)
 [ $? -eq 1 ] || bad "missing file: $err"
 rm -rf "$st"
 
+# Zoned mode (femu_mode=3): the zone model of the device.  Times follow
+# from the properties: W us per page program, E us per erase, a 2 MiB zone
+# over 2 LUNs of 256 KiB blocks (K = 4 blocks per LUN).
+W=10000 E=2000 K=4
+zg=femu_mode=3,nchs=2,luns_per_ch=2,blks_per_pl=64,pgs_per_blk=64,zone_luns=2,zone_size_mb=2,pg_wr_lat=${W}000,blk_er_lat=${E}000
+zo=$("$sim" $zg --phase w1:zwrite,zones=1,size=1m --phase a1:zappend,first=1,zones=1,size=1m \
+    --phase w32:zwrite,first=2,zones=1,qd=32,size=1m --phase a32:zappend,first=3,zones=1,qd=32,size=1m \
+    --phase reset:zreset,zones=4 --phase empty:zreset,zones=4 \
+    --phase one:zwrite,zones=1,bs=8k --phase apart:zwrite,first=2,zones=2,jobs=2,bs=8k \
+    --phase same:zwrite,first=4,stride=2,zones=2,jobs=2,bs=8k) || bad "zoned exit $?"
+echo "$zo"
+# col PHASE N: field N of the phase's row (6 requests, 7 host pages,
+# 8 programmed, 9 resets, 10 erased, 11 errors, 12 emul_s, 14 mean latency us)
+col() { echo "$zo" | awk -v p="$1" -v n="$2" '$1 == p {print $n}'; }
+us() { echo "$zo" | awk -v p="$1" '$1 == p {printf "%.0f", $12 * 1e6}'; }
+# QD1: one page program per 4 KiB request, write and append alike
+[ "$(col w1 14)" = "$W.0" ] && [ "$(col a1 14)" = "$W.0" ] || bad "QD1 latency: $(col w1 14) $(col a1 14)"
+[ "$(us w1)" = $((256 * W)) ] || bad "QD1 1 MiB: $(us w1) us"
+# QD32: the zone's two LUNs program at once: half the time
+[ "$(us w32)" = $((128 * W)) ] && [ "$(us a32)" = $((128 * W)) ] ||
+    bad "QD32 1 MiB: $(us w32) $(us a32) us"
+# a reset of a written zone: K erases on each of its LUNs at once
+[ "$(col reset 9) $(col reset 10)" = "4 32" ] || bad "reset counts: $(col reset 9) $(col reset 10)"
+[ "$(col reset 14)" = "$((K * E)).0" ] || bad "reset latency: $(col reset 14) us"
+[ "$(col empty 10) $(us empty)" = "0 0" ] || bad "empty reset: $(col empty 10) $(us empty)"
+# two writers on zones of different groups take one writer's time; on
+# the same group twice that
+[ "$(us apart)" = "$(us one)" ] || bad "different groups: $(us apart) vs $(us one)"
+[ "$(us same)" = $((2 * $(us one))) ] || bad "same group: $(us same) vs $(us one)"
+echo "$zo" | grep -q '^C0h since start: waf_x1000=1000 host_pages_written=3584 gc_pages_moved=0 host_pages_programmed=3584 zone_resets=4 blocks_erased=32' ||
+    bad "zoned C0h line"
+# a writer beyond max_active gets errors (Too Many Active Zones), the
+# other one writes its zone; a finished zone takes no writes
+ze=$("$sim" $zg,max_open=1,max_active=1 --phase w:zwrite,zones=2,jobs=2,size=8k \
+    --phase f:zfinish,zones=1 --phase w2:zwrite,zones=1)
+[ "$(echo "$ze" | awk '$1 == "w" {print $6, $7, $11}')" = "3 2 1" ] || bad "max_active: $ze"
+[ "$(echo "$ze" | awk '$1 == "w2" {print $6}')" = 0 ] || bad "write to a full zone: $ze"
+# the device's refusals, exit 1; bad phases exit 2
+err=$("$sim" $zg,zone_luns=3 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && echo "$err" | grep -q 'zone_luns=3' || bad "zone_luns=3: $rc $err"
+"$sim" $zg --phase x:zwrite,first=32 >/dev/null 2>&1; [ $? = 2 ] || bad "first=32 accepted"
+"$sim" $zg --phase x:randwrite >/dev/null 2>&1; [ $? = 2 ] || bad "randwrite in zoned mode"
+
 [ $fail = 0 ] && echo "test-sim: ok"
 exit $fail

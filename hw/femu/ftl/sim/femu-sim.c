@@ -29,6 +29,7 @@
 
 #include "hw/femu/ftl.h"
 #include "workload.h"
+#include "zoned.h"
 
 #define MAX_PHASES 32
 #define LOOKAHEAD 4
@@ -68,7 +69,10 @@ static void usage(FILE *f)
 "  precondition runs fill and age only, part=measure the measure only\n"
 "--save-state FILE  write the SSD state after the run (device state=)\n"
 "--load-state FILE  start from a saved state (no phase: just print it)\n"
-"--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n");
+"--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n"
+"\n"
+"With femu_mode=3 among the properties: the zoned namespace (femu-sim\n"
+"femu_mode=3 --help lists its phases).\n");
 }
 
 static int parse_u64(const char *v, uint64_t *out)
@@ -106,9 +110,10 @@ struct sim_opts {
     uint64_t seed;
 };
 
-static int set_prop(struct sim_opts *o, const char *k, const char *v)
+/* The numeric geometry, timing, GC and FDP properties: 1 when k is one
+ * of them (set), 0 when not, -1 for a bad value.  Zoned mode uses it too. */
+int sim_num_prop(struct ftl_config *c, const char *k, const char *v)
 {
-    struct ftl_config *c = &o->cfg;
     static const struct {
         const char *name;
         size_t off;
@@ -139,10 +144,28 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
                 uint32_t y = (uint32_t)x;
                 memcpy((char *)c + num[i].off, &y, sizeof(y));
             }
-            return 0;
+            return 1;
         }
     }
-    if (!strcmp(k, "op_pcent")) {
+    return 0;
+}
+
+static int set_prop(struct sim_opts *o, const char *k, const char *v)
+{
+    struct ftl_config *c = &o->cfg;
+    uint64_t x;
+    int r = sim_num_prop(c, k, v);
+
+    if (r) {
+        return r < 0 ? -1 : 0;
+    }
+    if (!strcmp(k, "femu_mode")) {
+        if (strcmp(v, "1")) {
+            fprintf(stderr, "femu-sim: femu_mode=%s: 1 (BlackBox) or 3 "
+                    "(zoned)\n", v);
+            return -1;
+        }
+    } else if (!strcmp(k, "op_pcent")) {
         if (parse_u64(v, &x) < 0 || x > 100000) {
             fprintf(stderr, "femu-sim: op_pcent=%s: not a percentage\n", v);
             return -1;
@@ -787,6 +810,12 @@ int main(int argc, char **argv)
     uint64_t phases_run = 0, file_seed = 0;
     bool seed_given = false;
 
+    /* femu_mode=3 among the properties: the zoned namespace model */
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] != '-' && sim_has_zoned_mode(argv[i])) {
+            return sim_zoned_main(argc, argv);
+        }
+    }
     memset(&o, 0, sizeof(o));
     ftl_config_default(&o.cfg);
     o.gc_delay = true;

@@ -1,0 +1,609 @@
+/*
+ * femu-sim zoned mode: the `femu` device's femu_mode=3 model (zone state
+ * machine, zone-to-NAND mapping and timing in hw/femu/ftl/zone.c) driven
+ * by zone workloads, with log page C0h's counters per phase.
+ *
+ *   femu-sim femu_mode=3,nchs=2,luns_per_ch=2,blks_per_pl=64,zone_luns=2 \
+ *       --phase w:zwrite,zones=4,jobs=2 --phase r:zreset,zones=4
+ *
+ * Each phase runs `jobs` writers at once, each with `qd` requests in
+ * flight; a request is issued when one of its job's slots is free (the
+ * completion of the previous request in that slot), in emulated time
+ * order, as the device's NAND clocks see them.  Deterministic.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/femu/zns.h"
+#include "workload.h"
+#include "zoned.h"
+
+#define ZMAX_PHASES 32
+
+enum zkind { Z_WRITE, Z_APPEND, Z_RESET, Z_FINISH };
+
+struct zspec {
+    char name[32];
+    enum zkind kind;
+    uint64_t bs;        /* bytes per write */
+    uint32_t first;     /* first zone */
+    uint32_t zones;     /* zones the phase acts on; 0 = to the last */
+    uint32_t stride;    /* zone number step between them */
+    uint32_t jobs;      /* writers at once, each on its own zones */
+    uint32_t qd;        /* requests in flight per job */
+    uint64_t size;      /* bytes per zone; 0 = to the zone capacity */
+};
+
+struct zresult {
+    struct zns_counters d;     /* counter differences over the phase */
+    uint64_t requests, errors, bytes;
+    uint64_t emul_ns, lat_sum_ns, lat_max_ns;
+};
+
+struct zopts {
+    struct zns_config cfg;
+    enum ftl_delay_mode delay;
+    bool json;
+};
+
+static void zusage(FILE *f)
+{
+    fprintf(f,
+"usage: femu-sim femu_mode=3[,PROP=VAL...] [--json] [--phase SPEC]...\n"
+"\n"
+"Zoned namespace (the femu device's femu_mode=3).  Properties as on\n"
+"  -device femu,...: nchs luns_per_ch pls_per_lun blks_per_pl pgs_per_blk\n"
+"  secsz secs_per_pg pg_rd_lat pg_wr_lat blk_er_lat ch_xfer_lat zone_luns\n"
+"  zone_size_mb zone_cap_mb max_open max_active; delay=configured|builtin|off\n"
+"  (0xEF codes 3/4).  GC and sizing properties are accepted and unused.\n"
+"\n"
+"--phase NAME:KIND[,KEY=VAL...]  KIND: zwrite (writes at the write\n"
+"  pointer) zappend (Zone Append) zreset (Zone Management Send reset)\n"
+"  zfinish (finish)\n"
+"  keys: bs (4k) first (0) zones (to the last zone) stride (1) jobs (1)\n"
+"  qd (1) size (bytes per zone; default to the capacity)\n"
+"  Job j of `jobs` takes zones first + (j + k*jobs)*stride, k = 0, 1...,\n"
+"  one after the other, with qd requests in flight.\n"
+"Default phases: fill:zwrite (every zone, one job), reset:zreset.\n");
+}
+
+bool sim_has_zoned_mode(const char *arg)
+{
+    const char *p = arg;
+
+    while ((p = strstr(p, "femu_mode=")) != NULL) {
+        if ((p == arg || p[-1] == ',') && p[10] == '3' &&
+            (p[11] == '\0' || p[11] == ',')) {
+            return true;
+        }
+        p += 10;
+    }
+    return false;
+}
+
+static int zparse_u64(const char *v, uint64_t *out)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtoull(v, &end, 0);
+    return errno || end == v || *end ? -1 : 0;
+}
+
+static int zset_prop(struct zopts *o, const char *k, const char *v)
+{
+    uint64_t x;
+    int r = sim_num_prop(&o->cfg.nand, k, v);
+
+    if (r) {
+        return r < 0 ? -1 : 0;
+    }
+    if (!strcmp(k, "delay")) {
+        if (!strcmp(v, "configured")) {
+            o->delay = FTL_DELAY_CONFIGURED;
+        } else if (!strcmp(v, "builtin")) {
+            o->delay = FTL_DELAY_BUILTIN;
+        } else if (!strcmp(v, "off")) {
+            o->delay = FTL_DELAY_OFF;
+        } else {
+            fprintf(stderr, "femu-sim: delay=%s: configured, builtin or "
+                    "off\n", v);
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(k, "op_pcent") || !strcmp(k, "gc_policy") ||
+        !strcmp(k, "gc_strategy") || !strcmp(k, "hot_cold_sep") ||
+        !strcmp(k, "gc_own_line") || !strcmp(k, "gc_delay")) {
+        return 0;   /* unused in mode 3, as on the device */
+    }
+    if (zparse_u64(v, &x) < 0) {
+        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+        return -1;
+    }
+    if (!strcmp(k, "femu_mode")) {
+        return 0;   /* 3: how we got here */
+    } else if (!strcmp(k, "zone_size_mb")) {
+        o->cfg.zone_size_mb = x;
+    } else if (!strcmp(k, "zone_cap_mb")) {
+        o->cfg.zone_cap_mb = x;
+    } else if (x > UINT32_MAX) {
+        fprintf(stderr, "femu-sim: %s=%s: too large\n", k, v);
+        return -1;
+    } else if (!strcmp(k, "zone_luns")) {
+        o->cfg.zone_luns = (uint32_t)x;
+    } else if (!strcmp(k, "max_open")) {
+        o->cfg.max_open = (uint32_t)x;
+    } else if (!strcmp(k, "max_active")) {
+        o->cfg.max_active = (uint32_t)x;
+    } else {
+        fprintf(stderr, "femu-sim: unknown property '%s' (femu_mode=3)\n",
+                k);
+        return -1;
+    }
+    return 0;
+}
+
+static int zprops(struct zopts *o, const char *arg)
+{
+    char buf[1024], *save = NULL;
+
+    snprintf(buf, sizeof(buf), "%s", arg);
+    for (char *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+
+        if (!eq) {
+            fprintf(stderr, "femu-sim: '%s': expected KEY=VALUE\n", t);
+            return -1;
+        }
+        *eq = '\0';
+        if (zset_prop(o, t, eq + 1) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void zspec_default(struct zspec *sp, enum zkind k, const char *name)
+{
+    memset(sp, 0, sizeof(*sp));
+    snprintf(sp->name, sizeof(sp->name), "%.31s", name);
+    sp->kind = k;
+    sp->bs = 4096;
+    sp->stride = 1;
+    sp->jobs = 1;
+    sp->qd = 1;
+}
+
+static int zparse_phase(const char *arg, struct zspec *sp)
+{
+    static const char *kinds[] = { "zwrite", "zappend", "zreset", "zfinish" };
+    char buf[512], *colon, *kind, *rest, *save = NULL;
+    int k = -1;
+
+    snprintf(buf, sizeof(buf), "%s", arg);
+    colon = strchr(buf, ':');
+    if (!colon) {
+        fprintf(stderr, "femu-sim: --phase %s: expected NAME:KIND[,...]\n",
+                arg);
+        return -1;
+    }
+    *colon = '\0';
+    kind = colon + 1;
+    rest = strchr(kind, ',');
+    if (rest) {
+        *rest++ = '\0';
+    }
+    for (int i = 0; i < 4; i++) {
+        if (!strcmp(kind, kinds[i])) {
+            k = i;
+        }
+    }
+    if (k < 0) {
+        fprintf(stderr, "femu-sim: --phase %s: unknown zoned kind '%s' "
+                "(zwrite, zappend, zreset, zfinish)\n", arg, kind);
+        return -1;
+    }
+    zspec_default(sp, (enum zkind)k, buf);
+    for (char *t = rest ? strtok_r(rest, ",", &save) : NULL; t;
+         t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        uint64_t x;
+
+        if (!eq) {
+            fprintf(stderr, "femu-sim: '%s': expected KEY=VALUE\n", t);
+            return -1;
+        }
+        *eq++ = '\0';
+        if (!strcmp(t, "bs") || !strcmp(t, "size")) {
+            if (wl_parse_size(eq, &x) < 0 || (!strcmp(t, "bs") && !x)) {
+                fprintf(stderr, "femu-sim: %s=%s: not a size\n", t, eq);
+                return -1;
+            }
+            *(!strcmp(t, "bs") ? &sp->bs : &sp->size) = x;
+            continue;
+        }
+        if (zparse_u64(eq, &x) < 0 || x > UINT32_MAX) {
+            fprintf(stderr, "femu-sim: %s=%s: not a number\n", t, eq);
+            return -1;
+        }
+        if (!strcmp(t, "first")) {
+            sp->first = (uint32_t)x;
+        } else if (!strcmp(t, "zones")) {
+            sp->zones = (uint32_t)x;
+        } else if (!strcmp(t, "stride") && x) {
+            sp->stride = (uint32_t)x;
+        } else if (!strcmp(t, "jobs") && x) {
+            sp->jobs = (uint32_t)x;
+        } else if (!strcmp(t, "qd") && x) {
+            sp->qd = (uint32_t)x;
+        } else {
+            fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of "
+                    "range\n", t, eq);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A job: its zones are first + (j + k * jobs) * stride, k = 0, 1, ... */
+struct zjob {
+    uint32_t k;         /* which of its zones it works on */
+    uint64_t next;      /* next block it writes there */
+    uint64_t end;       /* end of what it writes there */
+    bool started;       /* next and end set for zone k */
+};
+
+static const char *zkind_name(enum zkind k)
+{
+    static const char *n[] = { "zwrite", "zappend", "zreset", "zfinish" };
+
+    return n[k];
+}
+
+struct zrun {
+    struct zns *z;
+    const struct zspec *sp;
+    uint32_t nz;        /* zones the phase covers */
+    uint32_t lbs;       /* logical block size */
+    struct zresult *r;
+};
+
+/* Job j's current zone, or UINT32_MAX when it has done all of its zones. */
+static uint32_t job_zone(const struct zrun *run, uint32_t j,
+                         const struct zjob *jb)
+{
+    uint64_t i = j + (uint64_t)jb->k * run->sp->jobs;
+
+    if (i >= run->nz) {
+        return UINT32_MAX;
+    }
+    return run->sp->first + (uint32_t)(i * run->sp->stride);
+}
+
+/* Issue job j's next request at time t (false: it has none left);
+ * *done is its completion, t for a request that failed. */
+static bool job_issue(struct zrun *run, uint32_t j, struct zjob *jb,
+                      uint64_t t, uint64_t *done)
+{
+    const struct zspec *sp = run->sp;
+    struct zns *z = run->z;
+    enum zns_result res;
+    uint32_t zone;
+    uint64_t nlb;
+
+    for (;;) {
+        zone = job_zone(run, j, jb);
+        if (zone == UINT32_MAX) {
+            return false;
+        }
+        if (sp->kind == Z_RESET || sp->kind == Z_FINISH) {
+            res = zns_zone_action(z, zone, false,
+                                  sp->kind == Z_RESET ? ZNS_ACT_RESET
+                                                      : ZNS_ACT_FINISH,
+                                  t, done);
+            jb->k++;
+            break;
+        }
+        if (!jb->started) {
+            struct zns_zone_info zi;
+
+            zns_zone_info(z, zone, &zi);
+            jb->next = zi.wp;
+            jb->end = zi.zslba + zi.zcap;
+            if (sp->size && sp->size / run->lbs < jb->end - zi.wp) {
+                jb->end = zi.wp + sp->size / run->lbs;
+            }
+            jb->started = true;
+        }
+        if (jb->next >= jb->end) {
+            jb->k++;
+            jb->started = false;
+            continue;
+        }
+        nlb = sp->bs / run->lbs ? sp->bs / run->lbs : 1;
+        if (nlb > jb->end - jb->next) {
+            nlb = jb->end - jb->next;
+        }
+        res = zns_write(z, sp->kind == Z_APPEND ? zone * zns_zone_blocks(z)
+                                                : jb->next,
+                        (uint32_t)nlb, sp->kind == Z_APPEND, t, NULL, done);
+        if (res == ZNS_OK) {
+            jb->next += nlb;
+            run->r->bytes += nlb * run->lbs;
+        } else {
+            jb->k++;            /* the rest of this zone would fail too */
+            jb->started = false;
+        }
+        break;
+    }
+    if (res != ZNS_OK) {
+        run->r->errors++;
+        *done = t;
+    }
+    return true;
+}
+
+static void zdiff(const struct zns_counters *a, const struct zns_counters *b,
+                  struct zns_counters *d)
+{
+    d->host_pages_written = b->host_pages_written - a->host_pages_written;
+    d->host_pages_programmed =
+        b->host_pages_programmed - a->host_pages_programmed;
+    d->host_pages_read = b->host_pages_read - a->host_pages_read;
+    d->zone_resets = b->zone_resets - a->zone_resets;
+    d->blocks_erased = b->blocks_erased - a->blocks_erased;
+}
+
+/*
+ * One phase: jobs x qd slots, each free at some emulated time; the
+ * earliest free slot issues its job's next request (ties: the lowest
+ * slot), until no job has one left.
+ */
+static int zrun_phase(struct zns *z, const struct zspec *sp, uint32_t lbs,
+                      uint64_t *now, struct zresult *r)
+{
+    uint32_t nzones = zns_nr_zones(z), nslots = sp->jobs * sp->qd;
+    struct zns_counters before, after;
+    struct zjob *jobs;
+    uint64_t *slot, end = *now;
+    bool *idle;
+    struct zrun run = { .z = z, .sp = sp, .lbs = lbs, .r = r };
+
+    memset(r, 0, sizeof(*r));
+    if (sp->first >= nzones) {
+        fprintf(stderr, "femu-sim: phase %s: first=%u: the namespace has "
+                "%u zones\n", sp->name, sp->first, nzones);
+        return -1;
+    }
+    run.nz = (nzones - sp->first + sp->stride - 1) / sp->stride;
+    if (sp->zones) {
+        if (sp->zones > run.nz) {
+            fprintf(stderr, "femu-sim: phase %s: zones=%u from zone %u "
+                    "every %u: only %u zones\n", sp->name, sp->zones,
+                    sp->first, sp->stride, run.nz);
+            return -1;
+        }
+        run.nz = sp->zones;
+    }
+    jobs = calloc(sp->jobs, sizeof(*jobs));
+    slot = calloc(nslots, sizeof(*slot));
+    idle = calloc(nslots, sizeof(*idle));
+    if (!jobs || !slot || !idle) {
+        fprintf(stderr, "femu-sim: out of memory\n");
+        free(jobs);
+        free(slot);
+        free(idle);
+        return -1;
+    }
+    for (uint32_t i = 0; i < nslots; i++) {
+        slot[i] = *now;
+    }
+    zns_get_counters(z, &before);
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        uint64_t done;
+
+        for (uint32_t i = 0; i < nslots; i++) {
+            if (!idle[i] && (best == UINT32_MAX || slot[i] < slot[best])) {
+                best = i;
+            }
+        }
+        if (best == UINT32_MAX) {
+            break;
+        }
+        if (!job_issue(&run, best / sp->qd, &jobs[best / sp->qd],
+                       slot[best], &done)) {
+            idle[best] = true;
+            continue;
+        }
+        r->requests++;
+        r->lat_sum_ns += done - slot[best];
+        if (done - slot[best] > r->lat_max_ns) {
+            r->lat_max_ns = done - slot[best];
+        }
+        slot[best] = done;
+        if (done > end) {
+            end = done;
+        }
+    }
+    zns_get_counters(z, &after);
+    zdiff(&before, &after, &r->d);
+    r->emul_ns = end - *now;
+    *now = end;
+    free(jobs);
+    free(slot);
+    free(idle);
+    return 0;
+}
+
+static double mib_s(const struct zresult *r)
+{
+    return r->emul_ns ? (double)r->bytes / 1048576.0 /
+                        ((double)r->emul_ns / 1e9) : 0.0;
+}
+
+static double lat_us(const struct zresult *r)
+{
+    return r->requests ? (double)r->lat_sum_ns / (double)r->requests / 1e3
+                       : 0.0;
+}
+
+static void zprint_human(const struct zns *z, const struct zopts *o,
+                         const struct zspec *sp, const struct zresult *r,
+                         int n)
+{
+    const struct ftl_config *c = &o->cfg.nand;
+    struct zns_counters t;
+
+    printf("femu-sim: femu_mode=3 nchs=%u luns_per_ch=%u pls_per_lun=%u "
+           "blks_per_pl=%u pgs_per_blk=%u secsz=%u secs_per_pg=%u "
+           "zone_luns=%u zone_size_mb=%" PRIu64 " zone_cap_mb=%" PRIu64
+           " max_open=%u max_active=%u pg_rd_lat=%" PRIu64 " pg_wr_lat=%"
+           PRIu64 " blk_er_lat=%" PRIu64 " ch_xfer_lat=%" PRIu64 "\n",
+           c->nchs, c->luns_per_ch, c->pls_per_lun, c->blks_per_pl,
+           c->pgs_per_blk, c->secsz, c->secs_per_pg, o->cfg.zone_luns,
+           o->cfg.zone_size_mb, o->cfg.zone_cap_mb, o->cfg.max_open,
+           o->cfg.max_active, c->pg_rd_lat, c->pg_wr_lat, c->blk_er_lat,
+           c->ch_xfer_lat);
+    printf("namespace: %u zones of %" PRIu64 " blocks of %u B, capacity %"
+           PRIu64 " blocks, %u LUN groups\n", zns_nr_zones(z),
+           zns_zone_blocks(z), c->secsz, zns_zone_cap_blocks(z),
+           c->nchs * c->luns_per_ch / o->cfg.zone_luns);
+    printf("%-10s %-8s %7s %4s %4s %8s %12s %12s %6s %7s %6s %10s %9s "
+           "%10s %10s\n", "phase", "workload", "bs", "jobs", "qd",
+           "requests", "host_written", "programmed", "resets", "erased",
+           "errors", "emul_s", "MiB/s", "lat_us", "max_us");
+    for (int i = 0; i < n; i++) {
+        printf("%-10s %-8s %7" PRIu64 " %4u %4u %8" PRIu64 " %12" PRIu64
+               " %12" PRIu64 " %6" PRIu64 " %7" PRIu64 " %6" PRIu64
+               " %10.6f %9.3f %10.1f %10.1f\n", sp[i].name,
+               zkind_name(sp[i].kind), sp[i].bs, sp[i].jobs, sp[i].qd,
+               r[i].requests, r[i].d.host_pages_written,
+               r[i].d.host_pages_programmed, r[i].d.zone_resets,
+               r[i].d.blocks_erased, r[i].errors, r[i].emul_ns / 1e9,
+               mib_s(&r[i]), lat_us(&r[i]), r[i].lat_max_ns / 1e3);
+    }
+    zns_get_counters(z, &t);
+    printf("C0h since start: waf_x1000=%u host_pages_written=%" PRIu64
+           " gc_pages_moved=0 host_pages_programmed=%" PRIu64
+           " zone_resets=%" PRIu64 " blocks_erased=%" PRIu64 "\n",
+           zns_waf_x1000(z), t.host_pages_written, t.host_pages_programmed,
+           t.zone_resets, t.blocks_erased);
+}
+
+static void zprint_json(const struct zns *z, const struct zopts *o,
+                        const struct zspec *sp, const struct zresult *r,
+                        int n)
+{
+    const struct ftl_config *c = &o->cfg.nand;
+    struct zns_counters t;
+
+    printf("{\"config\": {\"femu_mode\": 3, \"nchs\": %u, "
+           "\"luns_per_ch\": %u, \"pls_per_lun\": %u, \"blks_per_pl\": %u, "
+           "\"pgs_per_blk\": %u, \"secsz\": %u, \"zone_luns\": %u, "
+           "\"zones\": %u, \"zone_blocks\": %" PRIu64 ", \"zone_cap_blocks\": %"
+           PRIu64 ", \"max_open\": %u, \"max_active\": %u, \"pg_wr_lat\": %"
+           PRIu64 ", \"blk_er_lat\": %" PRIu64 "},\n \"phases\": [",
+           c->nchs, c->luns_per_ch, c->pls_per_lun, c->blks_per_pl,
+           c->pgs_per_blk, c->secsz, o->cfg.zone_luns, zns_nr_zones(z),
+           zns_zone_blocks(z), zns_zone_cap_blocks(z), o->cfg.max_open,
+           o->cfg.max_active, c->pg_wr_lat, c->blk_er_lat);
+    for (int i = 0; i < n; i++) {
+        printf("%s\n  {\"name\": \"%s\", \"workload\": \"%s\", \"bs\": %"
+               PRIu64 ", \"jobs\": %u, \"qd\": %u, \"requests\": %" PRIu64
+               ", \"bytes\": %" PRIu64 ", \"host_pages_written\": %" PRIu64
+               ", \"host_pages_programmed\": %" PRIu64 ", \"zone_resets\": %"
+               PRIu64 ", \"blocks_erased\": %" PRIu64 ", \"errors\": %" PRIu64
+               ", \"emul_ns\": %" PRIu64 ", \"lat_sum_ns\": %" PRIu64
+               ", \"lat_max_ns\": %" PRIu64 "}", i ? "," : "", sp[i].name,
+               zkind_name(sp[i].kind), sp[i].bs, sp[i].jobs, sp[i].qd,
+               r[i].requests, r[i].bytes, r[i].d.host_pages_written,
+               r[i].d.host_pages_programmed, r[i].d.zone_resets,
+               r[i].d.blocks_erased, r[i].errors, r[i].emul_ns,
+               r[i].lat_sum_ns, r[i].lat_max_ns);
+    }
+    zns_get_counters(z, &t);
+    printf("],\n \"total\": {\"waf_x1000\": %u, \"host_pages_written\": %"
+           PRIu64 ", \"gc_pages_moved\": 0, \"host_pages_programmed\": %"
+           PRIu64 ", \"zone_resets\": %" PRIu64 ", \"blocks_erased\": %"
+           PRIu64 "}}\n", zns_waf_x1000(z), t.host_pages_written,
+           t.host_pages_programmed, t.zone_resets, t.blocks_erased);
+}
+
+int sim_zoned_main(int argc, char **argv)
+{
+    static struct zspec ph[ZMAX_PHASES];
+    static struct zresult res[ZMAX_PHASES];
+    struct zopts o;
+    struct zns *z;
+    char err[256];
+    uint64_t now = 0;
+    int nph = 0;
+
+    memset(&o, 0, sizeof(o));
+    zns_config_default(&o.cfg);
+    o.delay = FTL_DELAY_CONFIGURED;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            zusage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            o.json = true;
+        } else if (!strcmp(a, "--phase") || !strncmp(a, "--phase=", 8)) {
+            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i]
+                                                                : NULL);
+            if (!v) {
+                fprintf(stderr, "femu-sim: --phase needs a value\n");
+                return 2;
+            }
+            if (nph == ZMAX_PHASES) {
+                fprintf(stderr, "femu-sim: too many phases\n");
+                return 2;
+            }
+            if (zparse_phase(v, &ph[nph]) < 0) {
+                return 2;
+            }
+            nph++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "femu-sim: %s: not an option of the zoned "
+                    "mode\n", a);
+            zusage(stderr);
+            return 2;
+        } else if (zprops(&o, a) < 0) {
+            return 2;
+        }
+    }
+    if (nph == 0) {
+        zspec_default(&ph[nph++], Z_WRITE, "fill");
+        zspec_default(&ph[nph++], Z_RESET, "reset");
+    }
+    z = zns_new(&o.cfg, err, sizeof(err));
+    if (!z) {
+        fprintf(stderr, "femu-sim: %s\n", err);
+        return 1;
+    }
+    zns_set_delay_mode(z, o.delay);
+    for (int i = 0; i < nph; i++) {
+        if (zrun_phase(z, &ph[i], o.cfg.nand.secsz, &now, &res[i]) < 0) {
+            zns_free(z);
+            return 2;
+        }
+    }
+    if (o.json) {
+        zprint_json(z, &o, ph, res, nph);
+    } else {
+        zprint_human(z, &o, ph, res, nph);
+    }
+    zns_free(z);
+    return 0;
+}

@@ -1,0 +1,22 @@
+/*
+ * femu-sim's zoned mode (femu_mode=3): the zoned namespace model of
+ * hw/femu/ftl/zone.c under zone workloads.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef FEMU_SIM_ZONED_H
+#define FEMU_SIM_ZONED_H
+
+#include <stdbool.h>
+
+#include "hw/femu/ftl.h"
+
+/* femu-sim.c: the numeric properties shared with the BlackBox mode;
+ * 1 set, 0 not one of them, -1 bad value (message printed). */
+int sim_num_prop(struct ftl_config *c, const char *k, const char *v);
+/* Does a PROP=VAL,... argument hold femu_mode=3? */
+bool sim_has_zoned_mode(const char *arg);
+int sim_zoned_main(int argc, char **argv);
+
+#endif
