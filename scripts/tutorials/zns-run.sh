@@ -8,6 +8,14 @@
 #                 python3 loop (the same host path; median of N)
 #   reset         Zone Management Send reset of a written zone and of an
 #                 empty one (median of N each)
+#   qd            4 KiB Zone Appends to one zone from QD python threads
+#                 (passthrough: nothing serialises them, the device has
+#                 QD at once) against one thread (QD1); fio 4 KiB writes
+#                 to one zone at iodepth QD (libaio, zonemode=zbd) against
+#                 psync QD1: Linux's zone write plugging sends a zone's
+#                 writes to the device one at a time, merging the queued
+#                 ones; "device writes" counts the write requests that
+#                 reached the device (NQ commands each)
 #   parallel      two fio jobs writing two zones at QD1 (8 KiB writes):
 #                 zones on different LUN groups, then zones on the same
 #                 LUN group
@@ -15,7 +23,8 @@
 # WARNING: it resets every zone of the namespace.
 #
 # Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, N=200 (commands per
-# timing), ZONES_APART=1 (zone index distance of "different groups"; 1
+# timing), QD=32 and NQ=256 (queue depth and commands of the qd part;
+# PARTS=qd runs only that part), ZONES_APART=1 (zone index distance of "different groups"; 1
 # when zones alternate over 2 LUN groups), ZONES_SAME=2 (distance of "same
 # group").
 for a in "$@"; do case $a in *=*) export "${a%%=*}=${a#*=}" ;; esac; done
@@ -23,12 +32,64 @@ DEV=${DEV:-/dev/nvme0n1}
 N=${N:-200}
 ZONES_APART=${ZONES_APART:-1}
 ZONES_SAME=${ZONES_SAME:-2}
+QD=${QD:-32}
+NQ=${NQ:-256}
+PARTS=${PARTS:-all}
 B=$(basename "$DEV")
 [ "$(cat /sys/block/$B/queue/zoned)" = host-managed ] ||
     { echo "zns-run: $DEV is not a host-managed zoned device" >&2; exit 1; }
 ZSECT=$(cat /sys/block/$B/queue/chunk_sectors)
 ZBYTES=$((ZSECT * 512))
 blkzone reset "$DEV"
+
+python3 - "$DEV" "$NQ" "$QD" <<'EOF'
+import fcntl, os, struct, sys, time, ctypes, statistics, threading
+dev, n, qd = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+fd = os.open(dev, os.O_RDWR)
+NVME_IOCTL_ID = 0x4E40
+NVME_IOCTL_IO_CMD = 0xC0484E43
+nsid = fcntl.ioctl(fd, NVME_IOCTL_ID)
+lbs = int(open("/sys/block/%s/queue/logical_block_size" % os.path.basename(dev)).read())
+zsect = int(open("/sys/block/%s/queue/chunk_sectors" % os.path.basename(dev)).read())
+zlbas = zsect * 512 // lbs
+nlb = 4096 // lbs
+def append(zone, count, lat):
+    buf = ctypes.create_string_buffer(4096)
+    for i in range(count):
+        c = bytearray(struct.pack("<BBHIIIQQII6IIIxxxx", 0x7d, 0, 0, nsid, 0, 0, 0,
+            ctypes.addressof(buf), 0, 4096, zone * zlbas & 0xffffffff,
+            zone * zlbas >> 32, nlb - 1, 0, 0, 0, 0, 0)[:72])
+        t = time.perf_counter_ns()
+        fcntl.ioctl(fd, NVME_IOCTL_IO_CMD, c)
+        lat.append(time.perf_counter_ns() - t)
+def run(zone, threads):
+    lat = []
+    ts = [threading.Thread(target=append, args=(zone, n // threads, lat))
+          for i in range(threads)]
+    t = time.perf_counter_ns()
+    for x in ts: x.start()
+    for x in ts: x.join()
+    wall = (time.perf_counter_ns() - t) / 1e9
+    return len(lat) / wall, int(statistics.median(lat)) // 1000, len(lat)
+for name, zone, threads in (("qd1", 0, 1), ("qd%d" % qd, 1, qd)):
+    iops, med, cnt = run(zone, threads)
+    print("append %-4s 4k, one zone (passthrough): %.0f IOPS, median %d us (n=%d)" % (name, iops, med, cnt))
+EOF
+blkzone reset "$DEV"
+fiops() { python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]["write"]; print("%.0f IOPS, median %d us" % (j["iops"], j["clat_ns"]["percentile"]["50.000000"] // 1000))'; }
+# write requests the block layer completed (after merging): /sys/.../stat
+wreqs() { awk '{print $5}' /sys/block/$B/stat; }
+w0=$(wreqs)
+echo "write  qd1  4k, one zone (fio psync): $(fio --eta=never --output-format=json \
+    --name=w1 --filename="$DEV" --zonemode=zbd --direct=1 --ioengine=psync \
+    --rw=write --bs=4k --offset=0 --size=$ZBYTES --io_size=$((NQ * 4096)) | fiops), $(($(wreqs) - w0)) device writes"
+w0=$(wreqs)
+echo "write  qd$QD 4k, one zone (fio libaio iodepth=$QD): $(fio --eta=never --output-format=json \
+    --name=w32 --filename="$DEV" --zonemode=zbd --direct=1 --ioengine=libaio \
+    --iodepth=$QD --rw=write --bs=4k --offset=$ZBYTES --size=$ZBYTES \
+    --io_size=$((NQ * 4096)) | fiops), $(($(wreqs) - w0)) device writes"
+blkzone reset "$DEV"
+[ "$PARTS" = qd ] && exit 0
 
 python3 - "$DEV" "$N" <<'EOF'
 import fcntl, os, struct, sys, time, ctypes, statistics
