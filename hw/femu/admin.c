@@ -235,8 +235,11 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
      * (nvme_enable_aen) submits Asynchronous Event Requests only to a
      * controller that reports a notice it handles in OAES.  Without it no
      * AEN (SMART temperature, Error events) ever reaches a Linux host.
+     * In mode 3 also bit 27, Zone Descriptor Changed Notices (ZNS Command
+     * Set 1.1, Identify Controller), with log page BFh.
      */
-    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR);
+    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR |
+                          (femu_is_zns(n) ? FEMU_OAES_ZDCN : 0));
     id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
     /*
      * LPA (5.17.2.1): bit 0, the SMART / Health log page per namespace.
@@ -897,8 +900,12 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     uint32_t code = le32_to_cpu(cmd->cdw10);
 
     trace_femu_control(code);
-    if (code < 1 || code > 8) {
+    if (code < 1 || code > 9) {
         return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (code == 9) {
+        /* femu_mode=3: a zone fails (Read Only / Offline) */
+        return femu_zns_fail_zone(n, cmd);
     }
     if (code == 8) {
         /* save the state file now (state= property) */

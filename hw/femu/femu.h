@@ -80,6 +80,20 @@ enum FemuMode {
 #define FEMU_ADM_CMD_CONTROL    0xef
 
 /*
+ * NVMe Zoned Namespace Command Set 1.1 (not in block/nvme.h): the Changed
+ * Zone List log page (section 5.3.1, I/O Command Set specific, CSI 02h),
+ * 4096 bytes: u16 number of zone identifiers (FFFFh: more than 511),
+ * 6 bytes reserved, then 511 u64 zone identifiers (each a zone's ZSLBA);
+ * the Zone Descriptor Changed notice (asynchronous event information
+ * EFh) and its bit 27 in OAES and in Asynchronous Event Configuration.
+ */
+#define FEMU_LOG_CHANGED_ZONES          0xbf
+#define FEMU_CHANGED_ZONES_LOG_SIZE     4096
+#define FEMU_AER_INFO_ZONE_DESCR_CHANGED 0xef
+#define FEMU_OAES_ZDCN                  (1u << 27)
+#define FEMU_AEC_ZDCN(aec)              (((aec) >> 27) & 1)
+
+/*
  * Lateness histograms (log page C1h, layout version 2, docs/log-pages.md):
  * log-linear buckets.  Lateness below FEMU_LAT_SUB ns has a bucket per
  * nanosecond; above, each power of two [2^e, 2^(e+1)) is split into
@@ -470,5 +484,11 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
 void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf);
 void femu_zns_control(FemuCtrl *n, uint32_t code);
+/* Changed Zone List log page BFh into a zeroed 4096-byte buffer. */
+void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);
+/* A read of BFh with RAE cleared: the list starts again empty. */
+void femu_zns_changed_clear(FemuCtrl *n);
+/* 0xEF code 9: a zone fails (Read Only or Offline), as media would. */
+uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd);
 
 #endif /* HW_FEMU_FEMU_H */

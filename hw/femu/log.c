@@ -3,8 +3,8 @@
  *
  * Pages: 01h error information, 02h SMART / health, 03h firmware slot,
  * 05h commands supported and effects, C0h FTL counters (SPEC 2.5),
- * C1h completion lateness (docs/log-pages.md), and the FDP pages 20h-23h
- * through fdp.c.  Offsets (LPO) and partial reads work on every page.
+ * C1h completion lateness (docs/log-pages.md), BFh changed zone list
+ * (femu_mode=3, CSI 02h, zns.c) and the FDP pages 20h-23h through fdp.c.  Offsets (LPO) and partial reads work on every page.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -260,6 +260,21 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         page = g_malloc0(size);
         femu_log_c1(n, page);
         break;
+    case FEMU_LOG_CHANGED_ZONES:
+        /* a Zoned Namespace Command Set page of one namespace */
+        if (!femu_is_zns(n) || csi != NVME_CSI_ZONED) {
+            return NVME_INVALID_LOG_ID | NVME_DNR;
+        }
+        if (le32_to_cpu(cmd->nsid) != 1) {
+            return le32_to_cpu(cmd->nsid) == 0 ||
+                   le32_to_cpu(cmd->nsid) == NVME_NSID_BROADCAST ?
+                   NVME_INVALID_FIELD | NVME_DNR : NVME_INVALID_NSID | NVME_DNR;
+        }
+        size = FEMU_CHANGED_ZONES_LOG_SIZE;
+        page = g_malloc0(size);
+        femu_zns_log_changed(n, page);
+        aer_type = NVME_AER_TYPE_NOTICE;
+        break;
     default:
         status = femu_fdp_log(n, lid, lsi, (dw10 >> 8) & 0x7f, &page, &size);
         if (status) {
@@ -274,6 +289,10 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     out = g_malloc0(len);
     memcpy(out, page + off, MIN(len, size - off));
     status = femu_dma_cmd(n, cmd, out, len, true);
+    if (!status && !rae && lid == FEMU_LOG_CHANGED_ZONES) {
+        /* read and acknowledged: later changes start a new list */
+        femu_zns_changed_clear(n);
+    }
     if (!status && !rae && aer_type != 0xff) {
         femu_aer_clear(n, aer_type);
     }

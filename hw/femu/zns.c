@@ -409,3 +409,72 @@ void femu_zns_control(FemuCtrl *n, uint32_t code)
     }
     qemu_mutex_unlock(&n->ftl_lock);
 }
+
+/*
+ * Changed Zone List (ZNS Command Set 1.1, 5.3.1): the zones that had a
+ * Zone Descriptor Changed event since the list was last read with RAE
+ * cleared.  Only the failure control below makes such events: FEMU never
+ * changes a zone by itself, so the list is normally empty.
+ */
+void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf)
+{
+    uint32_t ids[ZNS_CHANGED_ZONES_MAX];
+    uint64_t zsze = zns_zone_blocks(n->zns);
+    uint32_t nr;
+
+    femu_ftl_lock_main(n);
+    nr = zns_changed_zones(n->zns, ids, ZNS_CHANGED_ZONES_MAX);
+    qemu_mutex_unlock(&n->ftl_lock);
+    if (nr > ZNS_CHANGED_ZONES_MAX) {
+        /* too many to list: the host reports the zones to find them */
+        stw_le_p(buf, 0xffff);
+        return;
+    }
+    stw_le_p(buf, nr);
+    for (uint32_t i = 0; i < nr; i++) {
+        stq_le_p(buf + 8 + 8 * i, (uint64_t)ids[i] * zsze);
+    }
+}
+
+void femu_zns_changed_clear(FemuCtrl *n)
+{
+    femu_ftl_lock_main(n);
+    zns_changed_clear(n->zns);
+    qemu_mutex_unlock(&n->ftl_lock);
+}
+
+/*
+ * 0xEF code 9, CDW11 = zone number, CDW12 = 0 Read Only, 1 Offline: the
+ * zone fails as worn-out media would (a controller-initiated transition).
+ * An Offline zone's data is gone.  The first change after the list was
+ * read raises the Zone Descriptor Changed notice when the host enabled it
+ * (Asynchronous Event Configuration bit 27).
+ */
+uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
+{
+    uint32_t zone = le32_to_cpu(cmd->cdw11);
+    uint32_t how = le32_to_cpu(cmd->cdw12);
+    uint64_t zsze;
+    bool first;
+
+    if (!femu_is_zns(n) || zone >= zns_nr_zones(n->zns) || how > 1) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    zsze = zns_zone_blocks(n->zns);
+    femu_ftl_lock_main(n);
+    if (how) {
+        first = zns_zone_set_offline(n->zns, zone);
+        femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
+                           zsze << n->lba_shift);
+    } else {
+        first = zns_zone_set_read_only(n->zns, zone);
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    trace_femu_zns_fail_zone(zone, how, first);
+    if (first && FEMU_AEC_ZDCN(n->feat_async_config)) {
+        femu_aer_event(n, NVME_AER_TYPE_NOTICE,
+                       FEMU_AER_INFO_ZONE_DESCR_CHANGED,
+                       FEMU_LOG_CHANGED_ZONES);
+    }
+    return NVME_SUCCESS;
+}

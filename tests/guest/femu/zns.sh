@@ -79,3 +79,47 @@ check "C0h: WAF 1000, resets counted" python3 -c '
 import struct; d=open("/tmp/c0","rb").read()
 w, hw, gc, hp, rs, er = struct.unpack_from("<I4xQQQQQ", d)
 assert w == 1000 and hw == hp and hw > 0 and gc == 0 and rs > 0 and er == rs * 8, (w, hw, hp, rs, er)'
+
+# Changed Zone List (log BFh) and the Zone Descriptor Changed notice.
+# 0xEF code 9 fails a zone as worn-out media would (CDW11 zone, CDW12 0
+# read only, 1 offline); nothing else changes a zone behind the host.
+# bf RAE -> "count zslba..." of log BFh (CSI 02h), RAE 0 or 1
+bf() {
+    nvme get-log /dev/$C --log-id=0xbf --log-len=4096 --csi=2 \
+        --namespace-id=1 $([ "$1" = 1 ] && echo --rae) -b |
+        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); n=struct.unpack_from("<H",d)[0]; print(n, *struct.unpack_from("<%dQ" % min(n,511), d, 8))'
+}
+aens() { dmesg | grep -c 'async event result 00bfef02'; }
+check "OAES bit 27: zone descriptor changed notices" bash -c \
+    "[ \$((\$(nvme id-ctrl /dev/$C | awk '/^oaes/ {print \$3}') >> 27 & 1)) = 1 ]"
+check "changed zone list empty" [ "$(bf 1)" = 0 ]
+check "log BFh for CSI 00h: Invalid Log Page" bash -c \
+    "! nvme get-log /dev/$C --log-id=0xbf --log-len=4096 --namespace-id=1 -b >/dev/null 2>&1"
+AEC=$(nvme get-feature /dev/$C -f 0x0b 2>/dev/null | sed -n 's/.*Current value: *\(0x[0-9a-f]*\).*/\1/p')
+check "enable zone descriptor changed notices (AEC bit 27)" \
+    nvme set-feature /dev/$C -f 0x0b --value=$(( ${AEC:-0} | 1 << 27 ))
+check "0xEF code 9: zone 3 fails read only" nvme admin-passthru /dev/$C --opcode=0xef --cdw10=9 --cdw11=3 --cdw12=0
+for i in 1 2 3 4 5 6 7 8 9 10; do [ "$(aens)" -ge 1 ] && break; sleep 1; done
+dmesg | grep -i 'async event' | tail -2
+check "AEN notice EFh for log BFh reached the host" [ "$(aens)" = 1 ]
+check "0xEF code 9: zone 5 fails offline" nvme admin-passthru /dev/$C --opcode=0xef --cdw10=9 --cdw11=5 --cdw12=1
+check "0xEF code 9: zone 32 does not exist" bash -c \
+    "! nvme admin-passthru /dev/$C --opcode=0xef --cdw10=9 --cdw11=32 >/dev/null 2>&1"
+L1=$(bf 1); L2=$(bf 1); echo "BFh with RAE: $L1 / $L2"
+check "list: zones 3 and 5 by ZSLBA, in order" [ "$L1" = "2 12288 20480" ]
+check "RAE set: the list is retained" [ "$L2" = "$L1" ]
+sleep 2
+check "no second AEN before the log is read" [ "$(aens)" = 1 ]
+check "zone 3 read only, zone 5 offline (report filters)" bash -c \
+    "nvme zns report-zones $D -S 6 | grep -q '^SLBA: 0x3000 .*State: 0xd0' && nvme zns report-zones $D -S 7 | grep -q '^SLBA: 0x5000 .*State: 0xf0'"
+check "write to the read only zone: Zone Is Read Only" bash -c \
+    "nvme write $D -s 12288 -c 7 -z 4096 -d /tmp/d16k 2>&1 | grep -qiE 'read.?only'"
+check "read of the offline zone: Zone Is Offline" bash -c \
+    "nvme read $D -s 20480 -c 7 -z 4096 -d /tmp/rzo 2>&1 | grep -qi 'offline'"
+L3=$(bf 0); L4=$(bf 1); echo "BFh without RAE: $L3, then $L4"
+check "read with RAE cleared returns the list, then it is empty" \
+    [ "$L3 / $L4" = "$L1 / 0" ]
+check "0xEF code 9: zone 6 fails read only" nvme admin-passthru /dev/$C --opcode=0xef --cdw10=9 --cdw11=6 --cdw12=0
+for i in 1 2 3 4 5 6 7 8 9 10; do [ "$(aens)" -ge 2 ] && break; sleep 1; done
+check "after the read a new change raises a new AEN" [ "$(aens)" = 2 ]
+check "list: zone 6" [ "$(bf 0)" = "1 24576" ]
