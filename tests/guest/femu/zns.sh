@@ -80,6 +80,16 @@ import struct; d=open("/tmp/c0","rb").read()
 w, hw, gc, hp, rs, er = struct.unpack_from("<I4xQQQQQ", d)
 assert w == 1000 and hw == hp and hw > 0 and gc == 0 and rs > 0 and er == rs * 8, (w, hw, hp, rs, er)'
 
+# tutorial 06's zns-run.sh, its QD part (so it cannot rot): four lines
+# that parse; each psync 4 KiB write is one device write, libaio's QD8
+# writes reach the device as at most as many (zone write plugging merges)
+bash zns-run.sh DEV=$D PARTS=qd NQ=32 QD=8 > /tmp/zr 2>&1; echo "zns-run.sh rc=$?"; cat /tmp/zr
+check "zns-run.sh PARTS=qd: appends and writes at QD1 and QD8" python3 -c '
+import re; t = open("/tmp/zr").read()
+iops = [float(x) for x in re.findall(r": (\d+) IOPS", t)]
+dev = [int(x) for x in re.findall(r", (\d+) device writes", t)]
+assert len(iops) == 4 and min(iops) > 0 and dev[0] == 32 and 0 < dev[1] <= 32, (iops, dev)'
+
 # Changed Zone List (log BFh) and the Zone Descriptor Changed notice.
 # 0xEF code 9 fails a zone as worn-out media would (CDW11 zone, CDW12 0
 # read only, 1 offline); nothing else changes a zone behind the host.
