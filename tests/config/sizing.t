@@ -2,7 +2,7 @@
 # Namespace sizing that cannot work is refused (exit 1, message naming the
 # property): larger than the NAND, empty, or too little spare for GC.
 . "$(dirname "$0")/lib.sh"
-ex=femu,nchs=4,luns_per_ch=4,blks_per_pl=128   # SPEC 2.2's 2 GiB example
+ex=femu,nchs=4,luns_per_ch=4,blks_per_pl=128   # 2 GiB NAND, 128 lines of 16 MiB
 # larger than the NAND (default geometry: 16 GiB)
 refuse 'devsz_mb=20000 exceeds the NAND' femu,devsz_mb=20000
 refuse 'devsz_mb=2049' $ex,devsz_mb=2049
@@ -11,7 +11,7 @@ refuse 'devsz_mb=0' femu,devsz_mb=0
 # the whole NAND as namespace leaves GC nothing
 refuse 'devsz_mb=2048 leaves too little spare' $ex,devsz_mb=2048
 refuse 'op_pcent=0 leaves too little spare' $ex,op_pcent=0
-# SPEC 2.2: 5 % spare on the example is refused, 7 % accepted
+# on that geometry 5 % spare is refused, 7 % (near the smallest) accepted
 refuse 'op_pcent=5 leaves too little spare' $ex,op_pcent=5
 accept $ex,op_pcent=7
 accept $ex,op_pcent=25

@@ -1,5 +1,5 @@
 /*
- * Counters (log page C0h, FDP statistics) and determinism (SPEC 2.3, 2.5).
+ * Counters (log page C0h, FDP statistics) and determinism.
  */
 #include <stdlib.h>
 

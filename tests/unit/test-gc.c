@@ -1,5 +1,5 @@
 /*
- * GC (SPEC 2.3): each policy's victim on constructed cases, the
+ * GC: each policy's victim on constructed cases, the
  * background threshold and 1/8 rules, forced GC inside writes, and the
  * error (not a crash) when nothing can be reclaimed.
  */

@@ -1,5 +1,5 @@
 /*
- * Geometry, namespace sizing and configuration checks (SPEC 2.2).
+ * Geometry, namespace sizing and configuration checks.
  */
 #include <stdlib.h>
 
@@ -28,7 +28,8 @@ static void test_sizing(void)
     tut02_cfg(&c);
     f = must_new(&c);
     if (f) {
-        /* SPEC 2.2: exactly 3355443 512-byte sectors, 128 lines of 16 MiB */
+        /* the 2 GiB example geometry: exactly 3355443 512-byte sectors,
+         * 128 lines of 16 MiB */
         CHECK_EQ(ftl_ns_blocks(f), 3355443);
         CHECK_EQ(ftl_total_lines(f), 128);
         CHECK_EQ(ftl_line_bytes(f), 16u << 20);

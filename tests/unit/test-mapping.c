@@ -1,5 +1,5 @@
 /*
- * Mapping table, reverse map and valid counts (SPEC 2.3): invariants
+ * Mapping table, reverse map and valid counts: invariants
  * after long random runs, reads of unmapped pages, trims, sub-page writes.
  */
 #include <stdlib.h>

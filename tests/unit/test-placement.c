@@ -1,7 +1,7 @@
 /*
  * Placement streams: hot/cold routing and where GC relocations go; FDP
  * reclaim unit handles: RUAMW, invalid placement ids, RUH update, byte
- * counters, isolation under GC, 128 handles (SPEC 2.3, 3).
+ * counters, isolation under GC, 128 handles.
  */
 #include <signal.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * NAND timing model (SPEC 2.4): LUN contention, channel transfers, GC
+ * NAND timing model: LUN contention, channel transfers, GC
  * delay on/off, delay emulation off and built-in, and page counts that do
  * not depend on timing.
  */
