@@ -132,7 +132,7 @@ static void test_waf_and_determinism(void)
 
 int main(void)
 {
-    test_fill_waf();
-    test_waf_and_determinism();
+    RUN(test_fill_waf);
+    RUN(test_waf_and_determinism);
     return test_done("test-counters");
 }

@@ -395,18 +395,18 @@ static void test_reserve_limit_sweep(void)
     }
     CHECK(runs >= 180);
     CHECK(forced >= runs / 2);
-    printf("reserve limit sweep: %u configurations at their smallest "
+    printf("# reserve limit sweep: %u configurations at their smallest "
            "op_pcent, forced GC in %u\n", runs, forced);
 }
 
 int main(void)
 {
-    test_policies();
-    test_collect();
-    test_background();
-    test_forced();
-    test_nothing_reclaimable();
-    test_forced_fallback();
-    test_reserve_limit_sweep();
+    RUN(test_policies);
+    RUN(test_collect);
+    RUN(test_background);
+    RUN(test_forced);
+    RUN(test_nothing_reclaimable);
+    RUN(test_forced_fallback);
+    RUN(test_reserve_limit_sweep);
     return test_done("test-gc");
 }

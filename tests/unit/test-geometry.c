@@ -294,9 +294,9 @@ static void test_policy_names(void)
 
 int main(void)
 {
-    test_sizing();
-    test_reserve();
-    test_bad_configs();
-    test_policy_names();
+    RUN(test_sizing);
+    RUN(test_reserve);
+    RUN(test_bad_configs);
+    RUN(test_policy_names);
     return test_done("test-geometry");
 }

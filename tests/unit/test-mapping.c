@@ -186,9 +186,9 @@ static void test_write_pointer(void)
 
 int main(void)
 {
-    test_unmapped_and_trim();
-    test_overwrite_and_subpage();
-    test_write_pointer();
-    test_random_runs();
+    RUN(test_unmapped_and_trim);
+    RUN(test_overwrite_and_subpage);
+    RUN(test_write_pointer);
+    RUN(test_random_runs);
     return test_done("test-mapping");
 }

@@ -252,7 +252,7 @@ static void test_fdp_ruamw_under_gc(void)
     /* GC moved pages during most jobs */
     CHECK(gc_jobs > 150);
     CHECK_INVARIANTS(f);
-    printf("ruamw under GC: 200 jobs, GC moved pages in %u, %u wrong\n",
+    printf("# ruamw under GC: 200 jobs, GC moved pages in %u, %u wrong\n",
            gc_jobs, bad_jobs);
     ftl_free(f);
 }
@@ -638,7 +638,7 @@ static void test_fdp_reserve_and_isolation(void)
     /* the sweep must have covered real cases, with GC moving pages */
     CHECK(runs >= 60);
     CHECK_EQ(gc_runs, runs);
-    printf("reserve/isolation: %u accepted configurations, GC moved pages "
+    printf("# reserve/isolation: %u accepted configurations, GC moved pages "
            "in %u\n", runs, gc_runs);
 }
 
@@ -705,7 +705,7 @@ static void test_fdp_spread_handles(void)
         CHECK(pages_in_overflow(f) > 0);
         CHECK_EQ(pages_off_handle(f, owner), 0);
         CHECK_INVARIANTS(f);
-        printf("spread: fdp.nruh=%u, %u GC units at most, %u seen open, "
+        printf("# spread: fdp.nruh=%u, %u GC units at most, %u seen open, "
                "WAF x1000 %u\n", nruh, f->gc_units_max, maxopen,
                (unsigned)((f->ctr.host_pages_programmed +
                            f->ctr.gc_pages_moved) * 1000 /
@@ -717,15 +717,15 @@ static void test_fdp_spread_handles(void)
 
 int main(void)
 {
-    test_hot_cold();
-    test_shared_write_pointer();
-    test_gc_own_line();
-    test_fdp_accounting();
-    test_fdp_ruamw_under_gc();
-    test_fdp_isolation();
-    test_fdp_many_handles();
-    test_fdp_unit_fills();
-    test_fdp_reserve_and_isolation();
-    test_fdp_spread_handles();
+    RUN(test_hot_cold);
+    RUN(test_shared_write_pointer);
+    RUN(test_gc_own_line);
+    RUN(test_fdp_accounting);
+    RUN(test_fdp_ruamw_under_gc);
+    RUN(test_fdp_isolation);
+    RUN(test_fdp_many_handles);
+    RUN(test_fdp_unit_fills);
+    RUN(test_fdp_reserve_and_isolation);
+    RUN(test_fdp_spread_handles);
     return test_done("test-placement");
 }

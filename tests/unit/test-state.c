@@ -148,7 +148,7 @@ static void round_trip(const struct ftl_config *c, uint64_t n1, uint64_t n2,
                     what);
             test_failures++;
         }
-        printf("%s: host %llu gc %llu after the reload\n", what,
+        printf("# %s: host %llu gc %llu after the reload\n", what,
                (unsigned long long)cb.host_pages_written,
                (unsigned long long)cb.gc_pages_moved);
     }
@@ -405,7 +405,7 @@ static void test_damage(void)
             ftl_free(f);
         }
     }
-    printf("random damage with fixed checksum: %d of 3000 still loaded "
+    printf("# random damage with fixed checksum: %d of 3000 still loaded "
            "(counters, clocks or timing only)\n", loaded);
     free(m);
     free(b);
@@ -413,8 +413,8 @@ static void test_damage(void)
 
 int main(void)
 {
-    test_round_trips();
-    test_mismatch();
-    test_damage();
+    RUN(test_round_trips);
+    RUN(test_mismatch);
+    RUN(test_damage);
     return test_done("test-state");
 }

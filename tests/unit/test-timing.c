@@ -175,10 +175,10 @@ static void test_counts_independent(void)
 
 int main(void)
 {
-    test_basic();
-    test_channel();
-    test_gc_delay();
-    test_delay_modes();
-    test_counts_independent();
+    RUN(test_basic);
+    RUN(test_channel);
+    RUN(test_gc_delay);
+    RUN(test_delay_modes);
+    RUN(test_counts_independent);
     return test_done("test-timing");
 }

@@ -58,7 +58,7 @@ static void test_distributions(void)
     /* Zipf(1.2): sum_{i<=1000} i^-1.2 / sum_{i<=100000} i^-1.2 ~ 85% */
     sp.zipf_theta = 1.2;
     z = top1_share(&sp, 800000);
-    printf("top 1%% share: uniform %.1f%%, zipf 1.2 %.1f%%\n", u, z);
+    printf("# top 1%% share: uniform %.1f%%, zipf 1.2 %.1f%%\n", u, z);
     CHECK(z > 75.0 && z < 95.0);
     /* milder skew, smaller share */
     sp.zipf_theta = 0.8;
@@ -174,9 +174,9 @@ static void test_sizes(void)
 
 int main(void)
 {
-    test_distributions();
-    test_seqfill_and_hotcold();
-    test_randommap();
-    test_sizes();
+    RUN(test_distributions);
+    RUN(test_seqfill_and_hotcold);
+    RUN(test_randommap);
+    RUN(test_sizes);
     return test_done("test-workload");
 }

@@ -497,11 +497,11 @@ static void test_changed_list(void)
 
 int main(void)
 {
-    test_config();
-    test_write_states();
-    test_actions();
-    test_resources();
-    test_timing();
-    test_changed_list();
+    RUN(test_config);
+    RUN(test_write_states);
+    RUN(test_actions);
+    RUN(test_resources);
+    RUN(test_timing);
+    RUN(test_changed_list);
     return test_done("ftl-zns");
 }

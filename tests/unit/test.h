@@ -60,9 +60,33 @@ static int test_checks;
         }                                                                \
     } while (0)
 
+/*
+ * The output is TAP (meson's protocol: 'tap'), so meson reports each case:
+ * RUN(test_x) runs one case and prints "ok N - x", or "not ok N - x" when
+ * one of its checks failed (what failed is on stderr); notes go out as
+ * "# ..." lines; test_done prints the plan "1..N" and the totals.
+ */
+static int test_cases;
+
+static inline void test_run(const char *name, void (*fn)(void))
+{
+    int before = test_failures;
+
+    fn();
+    if (strncmp(name, "test_", 5) == 0) {
+        name += 5;
+    }
+    printf("%s %d - %s\n", test_failures == before ? "ok" : "not ok",
+           ++test_cases, name);
+    fflush(stdout);
+}
+
+#define RUN(fn) test_run(#fn, fn)
+
 static inline int test_done(const char *name)
 {
-    printf("%s: %d checks, %d failed\n", name, test_checks, test_failures);
+    printf("1..%d\n# %s: %d checks, %d failed\n", test_cases, name,
+           test_checks, test_failures);
     return test_failures ? 1 : 0;
 }
 
