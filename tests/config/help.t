@@ -2,8 +2,28 @@
 # `-device femu,help` and `-device femu-subsys,help` describe every FEMU
 # property (what it is, unit, limits) next to its default, so a user can
 # configure the device without the docs.  A property listed with an empty
-# description ("name=<type>  -  (default: ...)") fails.
+# description ("name=<type>  -  (default: ...)") fails.  The properties
+# checked are every one the device adds to its QOM parent (QMP
+# device-list-properties of the device minus qom-list-properties of
+# pci-device or device), so a new property needs a description too.
 . "$(dirname "$0")/lib.sh"
+
+own_props() { # own_props DRIVER PARENT: DRIVER's properties, not PARENT's
+    printf '%s' '{"execute":"qmp_capabilities"}' \
+        "{\"execute\":\"device-list-properties\",\"arguments\":{\"typename\":\"$1\"}}" \
+        "{\"execute\":\"qom-list-properties\",\"arguments\":{\"typename\":\"$2\"}}" \
+        '{"execute":"quit"}' |
+        timeout -k 5 60 "$FEMU_QEMU" -M none -nodefaults -display none \
+            -qmp stdio 2>/dev/null |
+        /usr/bin/python3 -c '
+import json, sys
+lists = [m["return"] for m in map(json.loads, filter(str.strip, sys.stdin))
+         if isinstance(m.get("return"), list)]
+if len(lists) == 2:
+    parent = {p["name"] for p in lists[1]}
+    print(" ".join(sorted(p["name"] for p in lists[0]
+                        if p["name"] not in parent)))'
+}
 
 help_check() { # help_check DRIVER PROP... : each PROP has a description
     local drv=$1; shift
@@ -32,12 +52,19 @@ help_check() { # help_check DRIVER PROP... : each PROP has a description
     done
 }
 
-help_check femu femu_mode nchs luns_per_ch pls_per_lun blks_per_pl \
-    pgs_per_blk secsz secs_per_pg devsz_mb op_pcent pg_rd_lat pg_wr_lat \
-    blk_er_lat ch_xfer_lat gc_thres_pcent gc_thres_pcent_high gc_policy \
-    gc_strategy hot_cold_sep seed serial queues pollers mdts mqes subsys uuid \
-    zone_luns zone_size_mb zone_cap_mb max_open max_active zasl
-help_check femu-subsys fdp fdp.nruh fdp.nru
+femu_props=$(own_props femu pci-device)
+subsys_props=$(own_props femu-subsys device)
+echo "femu: $femu_props"
+echo "femu-subsys: $subsys_props"
+# a QMP answer that lost the list would check nothing: femu has its
+# geometry, timing, GC, controller and zone properties (36 when written)
+set -- $femu_props
+if [ $# -lt 30 ] || [ -z "$subsys_props" ]; then
+    echo "FAIL: QMP listed $# femu properties, femu-subsys: '$subsys_props'"
+    exit 1
+fi
+help_check femu $femu_props
+help_check femu-subsys $subsys_props
 
 # the figures a user looks for: unit and limits, and the defaults
 out=$(timeout -k 5 60 "$FEMU_QEMU" -device femu,help 2>&1)
