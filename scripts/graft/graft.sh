@@ -9,7 +9,8 @@
 #   hw/meson.build, hw/Kconfig -> copies with one line each added for femu;
 #   meson.build                -> copy with 'hw/femu' in trace_events_subdirs;
 #   tests/qtest/meson.build    -> copy with femu-test added to the x86_64
-#                                 qtests (tests/qtest/femu-test.c, linked);
+#                                 qtests (tests/qtest/femu-test.c and the
+#                                 other tests/qtest/femu-*.c, linked);
 #   configs/devices/x86_64-softmmu/femu.mak -> FEMU's device set.
 # The tree is assembled next to DEST and swapped in with rename, so DEST is
 # always either the old or the new tree.  Files whose content did not change
@@ -98,16 +99,29 @@ link_all "$src/configs/devices" "$new/configs/devices" x86_64-softmmu
 link_all "$src/configs/devices/x86_64-softmmu" "$new/configs/devices/x86_64-softmmu" femu.mak
 ln -s "$here/femu-devices.mak" "$new/configs/devices/x86_64-softmmu/femu.mak"
 
-# tests/qtest: FEMU's qtest driver (FEMU_ROOT/tests/qtest/femu-test.c) joins
-# QEMU's x86_64 qtests.  Nothing builds it by default: tests/qtest/*.t build
-# it on demand (ninja tests/qtest/femu-test).
+# tests/qtest: FEMU's qtest driver joins QEMU's x86_64 qtests: femu-test.c
+# (main) and the other FEMU_ROOT/tests/qtest/femu-*.c (its sources, in the
+# qtests dictionary) and femu-*.h, all linked.  Nothing builds it by
+# default: tests/qtest/*.t build it on demand (ninja tests/qtest/femu-test).
+# A femu-*.c file added later needs a new graft (./configure).
 mkdir "$new/tests" "$new/tests/qtest"
 link_all "$src/tests" "$new/tests" qtest
-link_all "$src/tests/qtest" "$new/tests/qtest" meson.build femu-test.c
+qt_files=()
+for f in "$root"/tests/qtest/femu-*.[ch]; do
+    [ -f "$f" ] && qt_files+=("${f##*/}")
+done
+link_all "$src/tests/qtest" "$new/tests/qtest" meson.build "${qt_files[@]}"
 if [ -f "$root/tests/qtest/femu-test.c" ]; then
-    ln -s "$root/tests/qtest/femu-test.c" "$new/tests/qtest/femu-test.c"
+    qt_srcs=
+    for f in "${qt_files[@]}"; do
+        ln -s "$root/tests/qtest/$f" "$new/tests/qtest/$f"
+        case $f in femu-test.c|*.h) ;; *) qt_srcs+="${qt_srcs:+, }'$f'" ;; esac
+    done
     insert_after "$src/tests/qtest/meson.build" "^qtests_x86_64 = qtests_i386" \
-        "qtests_x86_64 += ['femu-test']" "$new/tests/qtest/meson.build.tmp"
+        "qtests_x86_64 += ['femu-test']" "$new/tests/qtest/meson.build.tmp1"
+    insert_after "$new/tests/qtest/meson.build.tmp1" "^qtests = [{]" \
+        "  'femu-test': files($qt_srcs)," "$new/tests/qtest/meson.build.tmp"
+    rm -f "$new/tests/qtest/meson.build.tmp1"
 else
     cp "$src/tests/qtest/meson.build" "$new/tests/qtest/meson.build.tmp"
 fi

@@ -1,5 +1,5 @@
 #!/bin/bash
 # qtest group /femu/dsm: Dataset Management with 256 ranges, out-of-range LBAs, range list outside RAM.
-# Expected NVMe statuses are in tests/qtest/femu-test.c.
+# Expected NVMe statuses are in tests/qtest/femu-admin-io.c.
 . "$(dirname "$0")/lib.sh"
 qtest_group dsm

@@ -1,4 +1,4 @@
-# Shared by tests/qtest/*.t: build the qtest driver (tests/qtest/femu-test.c,
+# Shared by tests/qtest/*.t: build the qtest driver (tests/qtest/femu-*.c,
 # grafted into QEMU's tests/qtest by scripts/graft/graft.sh) on demand and
 # run one of its groups (TAP).  Each .t is one group of cases; the group
 # ends with a health check (Identify + write/read/compare).
@@ -16,6 +16,18 @@ qtest_group() { # qtest_group NAME [TIMEOUT_S (default 300)]
              "before the qtest graft: re-run ./configure)"
         exit 77
     fi
+    # femu-test is linked from every tests/qtest/femu-*.c the graft found:
+    # a file added since is missing from the build until ./configure grafts
+    # again (cheap: QEMU's configure does not re-run)
+    local f gdir
+    gdir=$(dirname "$bdir")/.$(basename "$bdir")-qemu-src/tests/qtest
+    for f in "$root"/tests/qtest/femu-*.[ch]; do
+        if [ ! -e "$gdir/${f##*/}" ]; then
+            echo "FAIL: $gdir has no ${f##*/} (grafted before it existed):" \
+                 "re-run ./configure"
+            exit 1
+        fi
+    done
     # the build lock: never two ninja runs in the QEMU build dir at once
     out=$(flock /tmp/femu-build.lock ninja -C "$bdir" tests/qtest/femu-test 2>&1) || {
         printf '%s\n' "$out" | tail -30; echo "FAIL: building femu-test"; exit 1; }

@@ -1,0 +1,357 @@
+/*
+ * femu-test cases: the zoned namespace (femu_mode=3).
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "femu-host.h"
+
+/* ---- femu_mode=3: zoned namespace -------------------------------------- */
+
+/* 4 LUNs in 2 groups of zone_luns=2; 8 zones of 2 MiB = 4096 blocks,
+ * capacity 1 MiB = 2048; max_open 2, max_active 3; ZASL 2 (16 KiB). */
+#define ZNS_OPTS "femu_mode=3,nchs=2,luns_per_ch=2,blks_per_pl=16," \
+                 "pgs_per_blk=64,zone_luns=2,zone_size_mb=2,zone_cap_mb=1," \
+                 "max_open=2,max_active=3,zasl=2"
+#define ZSZE 4096
+#define ZCAP 2048
+
+/* State and write pointer of one zone. */
+static uint8_t zstate(Ctrl *c, uint32_t zone, uint64_t *wp)
+{
+    NvmeZoneDescr d;
+
+    g_assert_cmphex(zrecv(c, (uint64_t)zone * ZSZE, 128, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_ALL, true), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 1);
+    d = zdesc(c, 0);
+    g_assert_cmpuint(le64_to_cpu(d.zslba), ==, (uint64_t)zone * ZSZE);
+    if (wp) {
+        *wp = le64_to_cpu(d.wp);
+    }
+    return d.zs >> 4;
+}
+
+static bool zread_is(Ctrl *c, uint64_t slba, uint8_t v)
+{
+    uint8_t b[PAGE];
+
+    g_assert_cmphex(zio(c, NVME_CMD_READ, slba, PAGE >> c->lba_shift, NULL),
+                    ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, b, sizeof(b));
+    for (size_t i = 0; i < sizeof(b); i++) {
+        if (b[i] != v) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The device still works: reset every zone, write zone 0, read back. */
+static void zns_stop(Ctrl *c)
+{
+    uint64_t wp;
+
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, true), ==,
+                    NVME_SUCCESS);
+    qtest_memset(c->qts, c->buf, 0x3c, PAGE);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 8, NULL), ==, NVME_SUCCESS);
+    qtest_memset(c->qts, c->buf, 0, PAGE);
+    g_assert(zread_is(c, 0, 0x3c));
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_IMPLICITLY_OPEN);
+    g_assert_cmpuint(wp, ==, 8);
+    g_free(c->dev);
+    qtest_pc_shutdown(c->qs);
+    g_free(c);
+}
+
+/* Identify for CSI 02h, CAP.CSS, effects, the zoned NVM command rules. */
+void test_zns_identify_io(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS);
+    uint8_t page[PAGE];
+    NvmeIdNsZoned *idz = (NvmeIdNsZoned *)page;
+    NvmeEffectsLog eff;
+    uint32_t dw0 = 0, cap_hi = rd32(c, 4);
+    uint64_t wp;
+
+    /* CAP.CSS: NVM (bit 37) and I/O command sets (bit 43) */
+    g_assert_cmphex((cap_hi >> 5) & 0x41, ==, 0x41);
+    g_assert_cmpuint(c->ns_blocks, ==, 8 * ZSZE);
+    /* DLFEAT 0: deallocation is a hint, Write Zeroes writes */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmpuint(((NvmeIdNs *)page)->dlfeat, ==, 0);
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_NS, NVME_CSI_ZONED, 1), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmpuint(le16_to_cpu(idz->zoc), ==, 0);
+    g_assert_cmpuint(le32_to_cpu(idz->mor), ==, 1);
+    g_assert_cmpuint(le32_to_cpu(idz->mar), ==, 2);
+    g_assert_cmpuint(le64_to_cpu(idz->lbafe[0].zsze), ==, ZSZE);
+    g_assert_cmpuint(le64_to_cpu(idz->lbafe[1].zsze), ==, ZSZE / 8);
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_CTRL, NVME_CSI_ZONED, 0),
+                    ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmpuint(((NvmeIdCtrlZoned *)page)->zasl, ==, 2);
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_NS, 1, 1), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_IO_COMMAND_SET, 0, 0), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmphex(ldq_le_p(page), ==, 0x5);
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_NS_ACTIVE_LIST,
+                                 NVME_CSI_ZONED, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmpuint(ldl_le_p(page), ==, 1);
+    /* the namespace descriptor list ends with CSI 02h */
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS_DESCR_LIST, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    {
+        uint8_t *p = page;
+
+        while (p[0] && p[0] != NVME_NIDT_CSI) {
+            p += 4 + p[1];
+        }
+        g_assert_cmpuint(p[0], ==, NVME_NIDT_CSI);
+        g_assert_cmpuint(p[4], ==, NVME_CSI_ZONED);
+    }
+    /* Commands Supported and Effects for CSI 02h: the zone commands */
+    {
+        NvmeCmd cmd = mk(NVME_ADM_CMD_GET_LOG_PAGE, 0xffffffff, c->buf, 0);
+
+        cmd.cdw10 = cpu_to_le32((sizeof(eff) / 4 - 1) << 16 |
+                                NVME_LOG_CMD_EFFECTS);
+        cmd.cdw14 = cpu_to_le32((uint32_t)NVME_CSI_ZONED << 24);
+        g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, &eff, sizeof(eff));
+        g_assert_cmphex(le32_to_cpu(eff.iocs[NVME_CMD_ZONE_APPEND]) & 1, ==, 1);
+        g_assert_cmphex(le32_to_cpu(eff.iocs[NVME_CMD_ZONE_MGMT_SEND]) & 1, ==,
+                        1);
+        g_assert_cmphex(le32_to_cpu(eff.iocs[NVME_CMD_ZONE_MGMT_RECV]) & 1, ==,
+                        1);
+    }
+
+    /* writes only at the write pointer */
+    qtest_memset(c->qts, c->buf, 0x11, 2 * PAGE);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 16, NULL), ==, NVME_SUCCESS);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 8, NULL), ==,
+                    NVME_ZONE_INVALID_WRITE);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 24, 8, NULL), ==,
+                    NVME_ZONE_INVALID_WRITE);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_IMPLICITLY_OPEN);
+    g_assert_cmpuint(wp, ==, 16);
+    /* zone append: at the zone start only, lands at the write pointer,
+     * at most ZASL = 16 KiB */
+    qtest_memset(c->qts, c->buf, 0x22, 2 * PAGE);
+    g_assert_cmphex(zio(c, NVME_CMD_ZONE_APPEND, 8, 8, &dw0), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(zio(c, NVME_CMD_ZONE_APPEND, 0, 8, &dw0), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(dw0, ==, 16);
+    g_assert_cmphex(zio(c, NVME_CMD_ZONE_APPEND, 0,
+                        (16384 >> c->lba_shift) + 1, &dw0), ==,
+                    NVME_INVALID_FIELD);
+    g_assert(zread_is(c, 0, 0x11));
+    g_assert(zread_is(c, 16, 0x22));
+    /* reads past the write pointer: zeroes */
+    g_assert(zread_is(c, 24, 0));
+    g_assert(zread_is(c, ZSZE + 64, 0));
+    /* write zeroes writes at the write pointer */
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE_ZEROES, 24, 2016, NULL), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_IMPLICITLY_OPEN);
+    g_assert_cmpuint(wp, ==, 2040);
+    g_assert(zread_is(c, 1024, 0));
+    /* beyond the capacity: Zone Boundary Error; filling it: Full */
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 2040, 16, NULL), ==,
+                    NVME_ZONE_BOUNDARY_ERROR);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 2040, 8, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_FULL);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 2048, 8, NULL), ==,
+                    NVME_ZONE_FULL);
+    g_assert_cmphex(zio(c, NVME_CMD_ZONE_APPEND, 0, 8, &dw0), ==,
+                    NVME_ZONE_FULL);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 8 * ZSZE, 8, NULL), ==,
+                    NVME_LBA_RANGE);
+    /* DSM deallocate is a hint: data and write pointer stay */
+    {
+        NvmeDsmRange r = { .nlb = cpu_to_le32(16), .slba = 0 };
+        NvmeCmd cmd = mk(NVME_CMD_DSM, 1, c->buf + 4 * PAGE, 0);
+
+        qtest_memwrite(c->qts, c->buf + 4 * PAGE, &r, sizeof(r));
+        cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+        g_assert(zread_is(c, 0, 0x11));
+    }
+    /* a reset empties the zone: zeroes again; C0h counts it */
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, false), ==,
+                    NVME_SUCCESS);
+    g_assert(zread_is(c, 0, 0));
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_EMPTY);
+    g_assert_cmpuint(wp, ==, 0);
+    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, 512);
+    g_assert_cmpuint(ldl_le_p(page), ==, 1000);
+    g_assert_cmpuint(ldq_le_p(page + 8), ==, ldq_le_p(page + 24));
+    g_assert_cmpuint(ldq_le_p(page + 16), ==, 0);
+    g_assert_cmpuint(ldq_le_p(page + 32), ==, 1);       /* zone resets */
+    g_assert_cmpuint(ldq_le_p(page + 40), ==, 8);       /* 4 blocks x 2 LUNs */
+    zns_stop(c);
+}
+
+/* Zone Management Send/Receive: every action, the resources, the report
+ * filters and partial reports. */
+void test_zns_mgmt(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS);
+    NvmeZoneDescr d;
+
+    /* report all: 8 zones, empty, capacity 2048 */
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT, NVME_ZONE_REPORT_ALL,
+                          false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 8);
+    for (int i = 0; i < 8; i++) {
+        d = zdesc(c, i);
+        g_assert_cmpuint(d.zt, ==, NVME_ZONE_TYPE_SEQ_WRITE);
+        g_assert_cmpuint(d.zs >> 4, ==, NVME_ZONE_STATE_EMPTY);
+        g_assert_cmpuint(le64_to_cpu(d.zcap), ==, ZCAP);
+        g_assert_cmpuint(le64_to_cpu(d.zslba), ==, (uint64_t)i * ZSZE);
+        g_assert_cmpuint(le64_to_cpu(d.wp), ==, (uint64_t)i * ZSZE);
+    }
+    /* from zone 5 on; a 3-descriptor buffer: partial counts what fits,
+     * otherwise the header counts every match */
+    g_assert_cmphex(zrecv(c, 5 * ZSZE + 7, 128, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_ALL, false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 3);
+    g_assert_cmpuint(le64_to_cpu(zdesc(c, 0).zslba), ==, 5 * ZSZE);
+    g_assert_cmphex(zrecv(c, 0, 64 + 3 * 64, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_ALL, true), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 3);
+    g_assert_cmphex(zrecv(c, 0, 64 + 3 * 64, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_ALL, false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 8);
+    /* bad reports */
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT_EXTENDED,
+                          NVME_ZONE_REPORT_ALL, false), ==, NVME_INVALID_FIELD);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT, 8, false), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(zrecv(c, 0, 32, NVME_ZONE_REPORT, 0, false), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(zrecv(c, 8 * ZSZE, PAGE, NVME_ZONE_REPORT, 0, false), ==,
+                    NVME_LBA_RANGE);
+    /* bad sends */
+    g_assert_cmphex(zsend(c, 8, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(zsend(c, 8 * ZSZE, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_LBA_RANGE);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_SET_ZD_EXT, false), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(zsend(c, 0, 0, false), ==, NVME_INVALID_FIELD);
+
+    /* Empty: close and offline are no transitions; reset is a no-op */
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_CLOSE, false), ==,
+                    NVME_ZONE_INVAL_TRANSITION);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_OFFLINE, false), ==,
+                    NVME_ZONE_INVAL_TRANSITION);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, false), ==,
+                    NVME_SUCCESS);
+    /* open -> Explicitly Opened; write keeps it; close -> Closed; a write
+     * opens implicitly; open -> explicit; finish -> Full */
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_EXPLICITLY_OPEN);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 8, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_EXPLICITLY_OPEN);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_CLOSE, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 8, 8, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_IMPLICITLY_OPEN);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_EXPLICITLY_OPEN);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_FINISH, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_FULL);
+    /* Full: open and close are no transitions; finish is a no-op */
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_ZONE_INVAL_TRANSITION);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_CLOSE, false), ==,
+                    NVME_ZONE_INVAL_TRANSITION);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_FINISH, false), ==,
+                    NVME_SUCCESS);
+    /* Empty -> Full by finish */
+    g_assert_cmphex(zsend(c, 7 * ZSZE, NVME_ZONE_ACTION_FINISH, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 7, NULL), ==, NVME_ZONE_STATE_FULL);
+
+    /* resources: 2 open, 3 active.  Two implicit opens, a third closes
+     * the oldest; a fourth active zone is refused */
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 1 * ZSZE, 8, NULL), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 2 * ZSZE, 8, NULL), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 3 * ZSZE, 8, NULL), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 1, NULL), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmpuint(zstate(c, 3, NULL), ==, NVME_ZONE_STATE_IMPLICITLY_OPEN);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 4 * ZSZE, 8, NULL), ==,
+                    NVME_ZONE_TOO_MANY_ACTIVE);
+    g_assert_cmphex(zsend(c, 4 * ZSZE, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_ZONE_TOO_MANY_ACTIVE);
+    g_assert_cmphex(zsend(c, 4 * ZSZE, NVME_ZONE_ACTION_FINISH, false), ==,
+                    NVME_ZONE_TOO_MANY_ACTIVE);
+    /* explicit opens are never closed for room */
+    g_assert_cmphex(zsend(c, 2 * ZSZE, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zsend(c, 3 * ZSZE, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 1 * ZSZE + 8, 8, NULL), ==,
+                    NVME_ZONE_TOO_MANY_OPEN);
+    g_assert_cmphex(zsend(c, 1 * ZSZE, NVME_ZONE_ACTION_OPEN, false), ==,
+                    NVME_ZONE_TOO_MANY_OPEN);
+    /* filters */
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_EXPLICITLY_OPEN, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 2);
+    g_assert_cmpuint(le64_to_cpu(zdesc(c, 0).zslba), ==, 2 * ZSZE);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_CLOSED, false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 1);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT, NVME_ZONE_REPORT_FULL,
+                          false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 2);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT, NVME_ZONE_REPORT_EMPTY,
+                          false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 3);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_IMPLICITLY_OPEN, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 0);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_OFFLINE, false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 0);
+    /* select all: close, then open all (1 closed + 2 = 3 > 2: refused),
+     * finish all, reset all */
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_CLOSE, true), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 2, NULL), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_OPEN, true), ==,
+                    NVME_ZONE_TOO_MANY_OPEN);
+    g_assert_cmpuint(zstate(c, 2, NULL), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_FINISH, true), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT, NVME_ZONE_REPORT_FULL,
+                          false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 5);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, true), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zrecv(c, 0, PAGE, NVME_ZONE_REPORT, NVME_ZONE_REPORT_EMPTY,
+                          false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 8);
+    zns_stop(c);
+}
