@@ -15,7 +15,9 @@ void test_bad_opcodes(void)
 {
     static const uint8_t admin_ok[] = {
         0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x08, 0x09, 0x0a, 0x0c,
-        0x19, 0x1a, 0x7c, 0xef,     /* 19h/1Ah: directives (engineer P) */
+        /* 19h/1Ah: Directive Send/Receive, 7Ch: Doorbell Buffer Config,
+         * EFh: the vendor's run-time controls */
+        0x19, 0x1a, 0x7c, 0xef,
     };
     static const uint8_t io_ok[] = { 0x00, 0x01, 0x02, 0x08, 0x09, 0x12, 0x1d };
     Ctrl *c = ctrl_start("");

@@ -104,7 +104,7 @@ void test_doorbells(void)
 }
 
 /*
- * (engineer P) Each kind of invalid doorbell write is reported by its own
+ * Each kind of invalid doorbell write is reported by its own
  * Error asynchronous event (Base 2.0, 5.2, "Asynchronous Event
  * Information - Error Status"): 00h Write to Invalid Doorbell Register
  * for a queue that was never created or is beyond the queues offered,
