@@ -149,6 +149,29 @@ static void fdp_check_event(const uint8_t *e, uint8_t type, uint16_t pid,
     g_assert(fdp_all(e + 35, 29, 0));                   /* rsvd, vendor */
 }
 
+/* Identify with FDP on (endurance group 1, CTRATT bits 4 endurance groups
+ * and 19 FDP) or off (none): the controller, the namespace and the I/O
+ * command set independent namespace (CNS 08h) say so. */
+static void fdp_check_identify(Ctrl *c, bool on)
+{
+    uint8_t id[PAGE];
+    NvmeIdCtrl *idc = (NvmeIdCtrl *)id;
+    NvmeIdNs *idn = (NvmeIdNs *)id;
+
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmphex(le32_to_cpu(idc->ctratt), ==, on ? 0x80010 : 0);
+    g_assert_cmpuint(le16_to_cpu(idc->endgidmax), ==, on);
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmpuint(le16_to_cpu(idn->endgid), ==, on);
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CS_IND_NS, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmpuint(lduw_le_p(id + 12), ==, on);
+}
+
 /*
  * Log pages 20h-23h byte for byte, LSI/LPO/short reads, events with every
  * field, features 1Dh/1Eh, I/O Management Receive/Send and placement on
@@ -159,26 +182,11 @@ void test_fdp_logs(void)
     Ctrl *c = ctrl_start(FDP_T4 ",subsys=fdp0");
     uint8_t b[2 * PAGE], ev[64 * 4];
     uint8_t id[PAGE];
-    NvmeIdCtrl *idc = (NvmeIdCtrl *)id;
-    NvmeIdNs *idn = (NvmeIdNs *)id;
     uint32_t dw0;
     uint64_t ts;
     static const uint16_t one[] = { 1 };
 
-    /* Identify: endurance groups + FDP, endurance group 1 */
-    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
-                    NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, id, sizeof(id));
-    g_assert_cmphex(le32_to_cpu(idc->ctratt), ==, 0x80010);
-    g_assert_cmpuint(le16_to_cpu(idc->endgidmax), ==, 1);
-    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, id, sizeof(id));
-    g_assert_cmpuint(le16_to_cpu(idn->endgid), ==, 1);
-    /* I/O command set independent namespace (CNS 08h): ENDGID 1 */
-    g_assert_cmphex(identify(c, NVME_ID_CNS_CS_IND_NS, 1, c->buf), ==,
-                    NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, id, sizeof(id));
-    g_assert_cmpuint(lduw_le_p(id + 12), ==, 1);
+    fdp_check_identify(c, true);
     /* endurance group list (CNS 19h): one entry, 1 */
     g_assert_cmphex(identify(c, NVME_ID_CNS_ENDURANCE_GROUP_LIST, 0, c->buf),
                     ==, NVME_SUCCESS);
@@ -601,8 +609,6 @@ void test_fdp_off(void)
     const char *saved = extra_args;
     Ctrl *c;
     uint8_t id[PAGE];
-    NvmeIdCtrl *idc = (NvmeIdCtrl *)id;
-    NvmeIdNs *idn = (NvmeIdNs *)id;
     NvmeEffectsLog eff;
     NvmeCmd cmd;
     uint32_t dw0;
@@ -611,18 +617,7 @@ void test_fdp_off(void)
     c = ctrl_start(FDP_T4 ",subsys=fdp0");
     extra_args = saved;
 
-    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
-                    NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, id, sizeof(id));
-    g_assert_cmphex(le32_to_cpu(idc->ctratt), ==, 0);
-    g_assert_cmpuint(le16_to_cpu(idc->endgidmax), ==, 0);
-    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, id, sizeof(id));
-    g_assert_cmpuint(le16_to_cpu(idn->endgid), ==, 0);
-    g_assert_cmphex(identify(c, NVME_ID_CNS_CS_IND_NS, 1, c->buf), ==,
-                    NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, id, sizeof(id));
-    g_assert_cmpuint(lduw_le_p(id + 12), ==, 0);
+    fdp_check_identify(c, false);
     g_assert_cmphex(identify(c, NVME_ID_CNS_ENDURANCE_GROUP_LIST, 0, c->buf),
                     ==, NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, id, sizeof(id));

@@ -9,6 +9,19 @@
 #include "qemu/osdep.h"
 #include "femu-host.h"
 
+/* Doorbell Buffer Config (Base 2.0, 5.8) with the zeroed pages shadow
+ * (doorbells) and shadow + PAGE (event indexes), which the driver then
+ * keeps up to date. */
+static void dbbuf_on(Ctrl *c, uint64_t shadow)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_DBBUF_CONFIG, 0, shadow, shadow + PAGE);
+
+    qtest_memset(c->qts, shadow, 0, 2 * PAGE);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+    c->dbs = shadow;
+    c->eis = shadow + PAGE;
+}
+
 void test_queues(void)
 {
     Ctrl *c = ctrl_start("");
@@ -614,13 +627,8 @@ void test_cq_park(void)
         memset(&c->q[1], 0, sizeof(c->q[1]));
         if (round) {
             uint64_t shadow = guest_alloc(&c->qs->alloc, 2 * PAGE);
-            NvmeCmd cmd = mk(NVME_ADM_CMD_DBBUF_CONFIG, 0, shadow,
-                             shadow + PAGE);
 
-            qtest_memset(c->qts, shadow, 0, 2 * PAGE);
-            g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
-            c->dbs = shadow;
-            c->eis = shadow + PAGE;
+            dbbuf_on(c, shadow);
         }
         q2 = &c->q[2];
         memset(q2, 0, sizeof(*q2));
@@ -779,12 +787,7 @@ void test_bus_master_reset(void)
 
     for (int round = 0; round < 6; round++) {
         if (round & 1) {
-            NvmeCmd cmd = mk(NVME_ADM_CMD_DBBUF_CONFIG, 0, shadow,
-                             shadow + PAGE);
-            qtest_memset(c->qts, shadow, 0, 2 * PAGE);
-            g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
-            c->dbs = shadow;
-            c->eis = shadow + PAGE;
+            dbbuf_on(c, shadow);
         }
         if (round >= 4) {
             /* writes in flight (1 ms each) when bus mastering goes off:
