@@ -273,19 +273,66 @@ Ctrl *ctrl_start(const char *devopts)
     g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==, NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, id, sizeof(id));
     c->ns_blocks = le64_to_cpu(ns->nsze);
-    c->lba_shift = ns->lbaf[NVME_ID_NS_FLBAS_INDEX(ns->flbas)].ds;
+    c->lbaf = NVME_ID_NS_FLBAS_INDEX(ns->flbas);
+    c->lba_shift = ns->lbaf[c->lbaf].ds;
     g_assert_cmpuint(c->ns_blocks << c->lba_shift, >, 1024 * 512);
     setup_io(c, IOQ);
     return c;
 }
 
-/* The device still works: Identify Controller + write/read/compare. */
+/* The zone geometry of a zoned namespace (Identify CNS 05h, CSI 02h), for
+ * the health check and the zoned fuzz variant. */
+void zoned_setup(Ctrl *c)
+{
+    NvmeIdNsZoned idz;
+
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_NS, NVME_CSI_ZONED, 1), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, &idz, sizeof(idz));
+    c->zsze = le64_to_cpu(idz.lbafe[c->lbaf].zsze);
+    g_assert_cmpuint(c->zsze, >, 0);
+    c->nzones = c->ns_blocks / c->zsze;
+    g_assert_cmpuint(c->nzones, >, 0);
+}
+
+/*
+ * Where the zoned health check writes nlb blocks: the write pointer of a
+ * random zone, which is reset first when it has no room for them (Full,
+ * or too near its capacity).  *end: the zone's first block past its
+ * capacity.  Nothing makes a zone Read Only or Offline on this device.
+ */
+static uint64_t zone_room(Ctrl *c, uint16_t nlb, uint64_t *end)
+{
+    uint64_t zslba = g_test_rand_int_range(0, c->nzones) * c->zsze;
+    NvmeZoneDescr d = zone_descr(c, zslba);
+    uint8_t zs = d.zs >> 4;
+
+    g_assert_cmpuint(zs, !=, NVME_ZONE_STATE_READ_ONLY);
+    g_assert_cmpuint(zs, !=, NVME_ZONE_STATE_OFFLINE);
+    *end = zslba + le64_to_cpu(d.zcap);
+    if (zs == NVME_ZONE_STATE_FULL || le64_to_cpu(d.wp) + nlb > *end) {
+        g_assert_cmphex(zsend(c, zslba, NVME_ZONE_ACTION_RESET, false), ==,
+                        NVME_SUCCESS);
+        return zslba;
+    }
+    return le64_to_cpu(d.wp);
+}
+
+/*
+ * The device still works: Identify Controller + write/read/compare.  On a
+ * zoned namespace the write goes to a zone's write pointer (zone_room);
+ * when the zone cannot become active or open (Too Many Active / Open
+ * Zones), every open or closed zone is finished, the zone reset and the
+ * write sent again; the blocks past the new write pointer read as zeroes.
+ */
 void health(Ctrl *c)
 {
     uint8_t out[2 * PAGE], in[2 * PAGE], id[PAGE];
     uint16_t nlb = sizeof(out) >> c->lba_shift;
     uint64_t lba = g_test_rand_int_range(0, MIN(512, c->ns_blocks / nlb)) *
                    nlb;
+    uint64_t zend = 0;
+    uint16_t st;
 
     g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
                     NVME_SUCCESS);
@@ -294,17 +341,39 @@ void health(Ctrl *c)
     if (!c->q[IOQ].live) {
         setup_io(c, IOQ);
     }
+    if (c->zsze) {
+        lba = zone_room(c, nlb, &zend);
+    }
     for (size_t i = 0; i < sizeof(out); i++) {
         out[i] = (uint8_t)(i * 7 + lba + c->cid);
     }
     qtest_memwrite(c->qts, c->buf, out, sizeof(out));
-    g_assert_cmphex(rw(c, NVME_CMD_WRITE, lba, nlb, c->buf, c->buf + PAGE),
-                    ==, NVME_SUCCESS);
+    st = rw(c, NVME_CMD_WRITE, lba, nlb, c->buf, c->buf + PAGE);
+    if (c->zsze && (st == NVME_ZONE_TOO_MANY_ACTIVE ||
+                    st == NVME_ZONE_TOO_MANY_OPEN)) {
+        lba -= lba % c->zsze;
+        g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_FINISH, true), ==,
+                        NVME_SUCCESS);
+        g_assert_cmphex(zsend(c, lba, NVME_ZONE_ACTION_RESET, false), ==,
+                        NVME_SUCCESS);
+        qtest_memwrite(c->qts, c->buf, out, sizeof(out));
+        st = rw(c, NVME_CMD_WRITE, lba, nlb, c->buf, c->buf + PAGE);
+    }
+    g_assert_cmphex(st, ==, NVME_SUCCESS);
     qtest_memset(c->qts, c->buf, 0, sizeof(in));
     g_assert_cmphex(rw(c, NVME_CMD_READ, lba, nlb, c->buf, c->buf + PAGE), ==,
                     NVME_SUCCESS);
     qtest_memread(c->qts, c->buf, in, sizeof(in));
     g_assert(memcmp(in, out, sizeof(in)) == 0);
+    if (c->zsze && lba + 2 * nlb <= zend) {
+        qtest_memset(c->qts, c->buf, 0xa5, sizeof(in));
+        g_assert_cmphex(rw(c, NVME_CMD_READ, lba + nlb, nlb, c->buf,
+                           c->buf + PAGE), ==, NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, in, sizeof(in));
+        for (size_t i = 0; i < sizeof(in); i++) {
+            g_assert_cmpuint(in[i], ==, 0);
+        }
+    }
 }
 
 void ctrl_stop(Ctrl *c)
@@ -436,5 +505,18 @@ NvmeZoneDescr zdesc(Ctrl *c, int i)
 
     qtest_memread(c->qts, c->buf + sizeof(NvmeZoneReportHeader) +
                   i * sizeof(d), &d, sizeof(d));
+    return d;
+}
+
+/* The descriptor of the zone that starts at zslba (a partial report). */
+NvmeZoneDescr zone_descr(Ctrl *c, uint64_t zslba)
+{
+    NvmeZoneDescr d;
+
+    g_assert_cmphex(zrecv(c, zslba, 128, NVME_ZONE_REPORT,
+                          NVME_ZONE_REPORT_ALL, true), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 1);
+    d = zdesc(c, 0);
+    g_assert_cmpuint(le64_to_cpu(d.zslba), ==, zslba);
     return d;
 }

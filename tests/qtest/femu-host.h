@@ -48,6 +48,11 @@ typedef struct Ctrl {
     uint64_t buf;          /* 64 KiB data buffer */
     uint64_t ns_blocks;
     unsigned lba_shift;    /* log2 of the namespace's block size */
+    unsigned lbaf;         /* the namespace's LBA format index */
+    /* a zoned namespace (zoned_setup): blocks per zone, zones; 0: not
+     * zoned */
+    uint64_t zsze;
+    uint32_t nzones;
     /* outstanding Asynchronous Event Requests: their completions may
      * come before that of any later admin command */
     uint16_t aer_cid[16];
@@ -85,6 +90,7 @@ void setup_io(Ctrl *c, int qid);
 uint16_t rw(Ctrl *c, uint8_t opc, uint64_t slba, uint16_t nlb,
             uint64_t prp1, uint64_t prp2);
 Ctrl *ctrl_start(const char *devopts);
+void zoned_setup(Ctrl *c);
 void health(Ctrl *c);
 void ctrl_stop(Ctrl *c);
 uint16_t get_log(Ctrl *c, uint8_t lid, uint32_t numd, uint64_t off,
@@ -102,6 +108,7 @@ uint16_t zrecv(Ctrl *c, uint64_t slba, uint32_t bytes, uint8_t zra,
                uint8_t zrasf, bool partial);
 uint64_t zreport_nr(Ctrl *c);
 NvmeZoneDescr zdesc(Ctrl *c, int i);
+NvmeZoneDescr zone_descr(Ctrl *c, uint64_t zslba);
 
 /* one of the n values */
 #define PICK(...) ({ \

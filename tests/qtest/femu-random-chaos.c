@@ -20,7 +20,12 @@
  * writes with DTYPE 2 and a random DSPEC, FDP features) and Get Log Page
  * with random ids, offsets and lengths.  The device configuration is
  * drawn from the seed as well (GC policy, hot/cold, secsz, MDTS,
- * pollers).
+ * pollers).  One seed in four (seed % 4 == 3) makes it a zoned device
+ * (femu_mode=3, zone geometry and open/active limits from the seed) and
+ * adds zone commands: Zone Management Send with random actions, Select
+ * All and bad SLBAs, Zone Management Receive with random fields, Zone
+ * Append, writes at and away from a zone's write pointer (as the last
+ * zone report gave it) and reads past it.
  *
  * The driver keeps a model of the queues the controller has.  While the
  * model is exact, every command must complete (any status) within
@@ -32,7 +37,8 @@
  * driver did not mean, a shadow doorbell page the driver does not own,
  * bus mastering off), the driver resets the controller and starts over;
  * the reset itself must work.  Every 64 steps and at the end: the health
- * check (Identify + write/read/compare).
+ * check (Identify + write/read/compare; on the zoned device at a zone's
+ * write pointer).
  *
  * FEMU_QTEST_CHAOS_STEPS: steps (default 1000); FEMU_QTEST_FUZZ_SECONDS:
  * run for that long instead; FEMU_QTEST_SEED: the seed.
@@ -43,6 +49,7 @@
  * tracks qids below NQ, a queue created beyond is deleted at once) */
 static int fz_queues = 2;
 #define FZ_HIST 16
+#define FZ_ZONES 64                     /* zones the zoned variant tracks */
 
 typedef struct Fz {
     Ctrl *c;
@@ -58,6 +65,10 @@ typedef struct Fz {
     int step;
     const char *hist[FZ_HIST];
     uint64_t cmds, errs, resets, dirties, churns;
+    /* the zoned variant: zones, and their write pointers as last reported */
+    uint32_t nzones;
+    uint64_t zwp[FZ_ZONES];
+    uint64_t zcmds, zreports;
 } Fz;
 
 static void fz_note(Fz *f, const char *what)
@@ -272,6 +283,101 @@ static void fz_ensure_ioq(Fz *f)
     }
 }
 
+/* The zoned variant's write pointers, from a report of every zone. */
+static void fz_zone_report(Fz *f)
+{
+    Ctrl *c = f->c;
+    NvmeCmd cmd = mk(NVME_CMD_ZONE_MGMT_RECV, 1, c->buf, c->buf + PAGE);
+    uint64_t n;
+
+    cmd.cdw12 = cpu_to_le32(2 * PAGE / 4 - 1);
+    cmd.cdw13 = cpu_to_le32(NVME_ZONE_REPORT | NVME_ZONE_REPORT_ALL << 8);
+    if (fz_cmd(f, IOQ, &cmd, NULL) != NVME_SUCCESS) {
+        return;
+    }
+    f->zreports++;
+    n = MIN(zreport_nr(c), (2 * PAGE - sizeof(NvmeZoneReportHeader)) /
+                           sizeof(NvmeZoneDescr));
+    for (uint64_t i = 0; i < n; i++) {
+        NvmeZoneDescr d = zdesc(c, i);
+        uint64_t z = le64_to_cpu(d.zslba) / c->zsze;
+
+        if (z < f->nzones) {
+            f->zwp[z] = le64_to_cpu(d.wp);
+        }
+    }
+}
+
+/* A zone command of the zoned variant, on a random zone: Zone Management
+ * Send / Receive, Zone Append, a write at or away from the write pointer,
+ * Write Zeroes at it, a read past it. */
+static void fz_zone_cmd(Fz *f, NvmeCmd *cmd)
+{
+    Ctrl *c = f->c;
+    uint64_t zslba = (uint64_t)rr(0, f->nzones) * c->zsze;
+    uint64_t wp = f->zwp[zslba / c->zsze], slba = wp;
+    uint32_t nlb = rr(0, 8) ? rr(1, 17) : rr(1, 0x10000);
+
+    f->zcmds++;
+    *cmd = mk(NVME_CMD_WRITE, 1, c->buf + rr(0, 4) * PAGE,
+              rr(0, 8) ? f->list : fz_ptr(f));
+    switch (rr(0, 7)) {
+    case 0:
+        cmd->opcode = NVME_CMD_ZONE_MGMT_SEND;
+        slba = rr(0, 4) ? zslba : PICK(zslba + rr(1, c->zsze), wp,
+                                       c->ns_blocks, r64());
+        cmd->cdw13 = cpu_to_le32((rr(0, 4) ? PICK(NVME_ZONE_ACTION_CLOSE,
+                                                  NVME_ZONE_ACTION_FINISH,
+                                                  NVME_ZONE_ACTION_OPEN,
+                                                  NVME_ZONE_ACTION_RESET,
+                                                  NVME_ZONE_ACTION_OFFLINE,
+                                                  NVME_ZONE_ACTION_SET_ZD_EXT)
+                                           : rr(0, 256)) |
+                                 (rr(0, 6) ? 0 : 1u << 8) |
+                                 (rr(0, 16) ? 0 : r32() & ~0x1ffu));
+        break;
+    case 1:
+        /* NUMD, ZRA, ZRASF, Partial Report */
+        cmd->opcode = NVME_CMD_ZONE_MGMT_RECV;
+        cmd->dptr.prp2 = cpu_to_le64(rr(0, 4) ? c->buf + PAGE : fz_ptr(f));
+        slba = rr(0, 4) ? zslba + rr(0, c->zsze) : PICK(c->ns_blocks, r64());
+        cmd->cdw12 = cpu_to_le32(rr(0, 4) ? PICK(15, 31, 1023, 2047)
+                                          : r32());
+        cmd->cdw13 = cpu_to_le32((rr(0, 4) ? PICK(NVME_ZONE_REPORT,
+                                                  NVME_ZONE_REPORT_EXTENDED)
+                                           : rr(0, 256)) |
+                                 (uint32_t)(rr(0, 4) ? rr(0, 8)
+                                                     : rr(0, 256)) << 8 |
+                                 (rb() ? 1u << 16 : 0));
+        break;
+    case 2:
+        cmd->opcode = NVME_CMD_ZONE_APPEND;
+        slba = rr(0, 4) ? zslba : PICK(wp, zslba + 1, c->ns_blocks, r64());
+        break;
+    case 3:
+        break;
+    case 4:
+        /* away from the write pointer */
+        slba = PICK(wp + rr(1, 64), wp ? wp - 1 : 1, zslba + c->zsze,
+                    rr(0, c->ns_blocks));
+        break;
+    case 5:
+        cmd->opcode = NVME_CMD_WRITE_ZEROES;
+        break;
+    default:
+        /* past the write pointer, maybe into the next zones */
+        cmd->opcode = NVME_CMD_READ;
+        slba = wp + rr(0, 64);
+        break;
+    }
+    cmd->cdw10 = cpu_to_le32((uint32_t)slba);
+    cmd->cdw11 = cpu_to_le32(slba >> 32);
+    if (cmd->opcode != NVME_CMD_ZONE_MGMT_SEND &&
+        cmd->opcode != NVME_CMD_ZONE_MGMT_RECV) {
+        cmd->cdw12 = cpu_to_le32(nlb - 1);
+    }
+}
+
 /* A random I/O command; half of them well formed (Read, Write with or
  * without a placement directive, Write Zeroes, DSM, Flush, I/O
  * Management Receive/Send with random fields). */
@@ -291,6 +397,10 @@ static void fz_io_cmd(Fz *f, NvmeCmd *cmd)
     cmd->cdw14 = cpu_to_le32(r32());
     cmd->cdw15 = cpu_to_le32(r32());
     if (rb()) {
+        return;
+    }
+    if (f->nzones && rb()) {
+        fz_zone_cmd(f, cmd);
         return;
     }
     cmd->opcode = PICK(NVME_CMD_READ, NVME_CMD_WRITE, NVME_CMD_WRITE,
@@ -1014,25 +1124,63 @@ void test_random_chaos(void)
     static const char *const policies[] = {
         "greedy", "fifo", "random", "cost-benefit", "d-choice",
     };
+    /* the zoned variant: zone geometries on 4 LUNs of 16 blocks of
+     * 256 KiB (64 zones of 256 KiB, 32 of 512 KiB, 8 of 2 MiB, 4 of 4 MiB;
+     * capacity below the size), and open/active limits */
+    static const char *const zgeo[] = {
+        "zone_luns=1", "zone_luns=2", "zone_luns=2,zone_size_mb=2",
+        "zone_luns=2,zone_size_mb=2,zone_cap_mb=1",
+        "zone_luns=4,zone_size_mb=4,zone_cap_mb=3",
+    };
+    static const char *const zlimits[] = {
+        "max_open=0", "max_open=1,max_active=1", "max_open=1,max_active=2",
+        "max_open=2,max_active=3", "max_open=3,max_active=8",
+    };
     g_autofree char *opts = NULL;
     Fz fz = {}, *f = &fz;
+    bool zoned;
     Ctrl *c;
 
     fz_init("random-chaos");
+    zoned = fz_seed % 4 == 3;
     /* the device configuration comes from the seed too */
-    opts = g_strdup_printf("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
-                           "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"
-                           "op_pcent=%d,subsys=fdp0,gc_policy=%s,"
-                           "hot_cold_sep=%s,secsz=%d,mdts=%d,pollers=%d,"
-                           "queues=%d,mqes=%d",
-                           (int)PICK(30, 50, 100), policies[rr(0, 5)],
-                           rb() ? "on" : "off", (int)PICK(512, 4096),
-                           (int)PICK(1, 3, 5, 7, 8, 9), (int)PICK(1, 2, 3, 4),
-                           fz_queues = PICK(2, 3, 64),
-                           (int)PICK(0x3ff, 0xffff));
+    if (zoned) {
+        int mdts = PICK(1, 3, 5, 7, 8, 9);
+
+        opts = g_strdup_printf("femu_mode=3,pg_rd_lat=0,pg_wr_lat=0,"
+                               "blk_er_lat=0,nchs=2,luns_per_ch=2,"
+                               "blks_per_pl=16,pgs_per_blk=64,%s,%s,"
+                               "zasl=%d,secsz=%d,mdts=%d,pollers=%d,"
+                               "queues=%d,mqes=%d",
+                               zgeo[rr(0, ARRAY_SIZE(zgeo))],
+                               zlimits[rr(0, ARRAY_SIZE(zlimits))],
+                               MIN(rr(0, 3), mdts), (int)PICK(512, 4096),
+                               mdts, (int)PICK(1, 2, 3, 4),
+                               fz_queues = PICK(2, 3, 64),
+                               (int)PICK(0x3ff, 0xffff));
+    } else {
+        opts = g_strdup_printf("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
+                               "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"
+                               "op_pcent=%d,subsys=fdp0,gc_policy=%s,"
+                               "hot_cold_sep=%s,secsz=%d,mdts=%d,pollers=%d,"
+                               "queues=%d,mqes=%d",
+                               (int)PICK(30, 50, 100), policies[rr(0, 5)],
+                               rb() ? "on" : "off", (int)PICK(512, 4096),
+                               (int)PICK(1, 3, 5, 7, 8, 9),
+                               (int)PICK(1, 2, 3, 4),
+                               fz_queues = PICK(2, 3, 64),
+                               (int)PICK(0x3ff, 0xffff));
+    }
     g_test_message("random-chaos: -device femu,%s", opts);
     c = ctrl_start(opts);
     f->c = c;
+    if (zoned) {
+        zoned_setup(c);
+        f->nzones = MIN(c->nzones, FZ_ZONES);
+        for (uint32_t z = 0; z < f->nzones; z++) {
+            f->zwp[z] = z * c->zsze;
+        }
+    }
     f->list = guest_alloc(&c->qs->alloc, PAGE);
     f->shadow[0] = guest_alloc(&c->qs->alloc, PAGE);
     f->shadow[1] = guest_alloc(&c->qs->alloc, PAGE);
@@ -1059,6 +1207,10 @@ void test_random_chaos(void)
         } else if (a < 28) {
             fz_note(f, "io");
             fz_ensure_ioq(f);
+            if (f->nzones && !rr(0, 4)) {
+                fz_note(f, "zone-report, io");
+                fz_zone_report(f);
+            }
             if (rb()) {
                 fz_io_cmd(f, &cmd);
                 fz_cmd(f, IOQ, &cmd, NULL);
@@ -1146,5 +1298,18 @@ void test_random_chaos(void)
                    "%" PRIu64 " events, %" PRIu64 " over the limit",
                    f->step, f->cmds, f->errs, f->resets, f->dirties,
                    f->churns, c->aer_done, c->aer_limit);
+    if (f->nzones) {
+        uint32_t written = 0;
+
+        fz_zone_report(f);
+        for (uint32_t z = 0; z < f->nzones; z++) {
+            written += f->zwp[z] != z * c->zsze;
+        }
+        g_test_message("random-chaos: %u zones of %" PRIu64 " blocks, %"
+                       PRIu64 " zone commands, %" PRIu64 " zone reports; "
+                       "at the end %u of %u zones hold data",
+                       c->nzones, c->zsze, f->zcmds, f->zreports, written,
+                       f->nzones);
+    }
     ctrl_stop(c);
 }
