@@ -1114,6 +1114,98 @@ static void fz_msix(Fz *f)
                                : v & ~PCI_MSIX_FLAGS_ENABLE);
 }
 
+/* One chaos step of each kind: what a random 0..99 below upto picks. */
+static void fz_step_io(Fz *f)
+{
+    Ctrl *c = f->c;
+    NvmeCmd cmd;
+
+    fz_ensure_ioq(f);
+    if (f->nzones && !rr(0, 4)) {
+        fz_note(f, "zone-report, io");
+        fz_zone_report(f);
+    }
+    if (rb()) {
+        fz_io_cmd(f, &cmd);
+        fz_cmd(f, IOQ, &cmd, NULL);
+    } else {
+        /* a batch, completed in any order */
+        int k = rr(2, QDEPTH);
+        uint16_t first = c->cid + 1;
+        uint64_t seen = 0;
+        for (int i = 0; i < k; i++) {
+            fz_io_cmd(f, &cmd);
+            submit(c, IOQ, &cmd);
+        }
+        for (int i = 0; i < k; i++) {
+            NvmeCqe cqe;
+            uint16_t d;
+            if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
+                fz_fail(f, "I/O batch: %d of %d never completed",
+                        k - i, k);
+            }
+            d = le16_to_cpu(cqe.cid) - first;
+            if (d >= k || (seen >> d & 1)) {
+                fz_fail(f, "I/O batch: unexpected cid %u (batch "
+                        "%u..%u, SQ %u, SQ head %u, status 0x%x)",
+                        le16_to_cpu(cqe.cid), first, first + k - 1,
+                        le16_to_cpu(cqe.sq_id),
+                        le16_to_cpu(cqe.sq_head),
+                        le16_to_cpu(cqe.status) >> 1);
+            }
+            seen |= 1ull << d;
+            f->cmds++;
+        }
+    }
+}
+
+static void fz_step_admin(Fz *f)
+{
+    NvmeCmd cmd;
+
+    fz_admin_cmd(f, &cmd);
+    fz_cmd(f, 0, &cmd, NULL);
+}
+
+static void fz_step_log(Fz *f)
+{
+    NvmeCmd cmd;
+
+    fz_log_cmd(f, &cmd);
+    fz_cmd(f, 0, &cmd, NULL);
+}
+
+static void fz_step_queue(Fz *f)
+{
+    if (rb()) {
+        fz_note(f, "create-random");
+        fz_create_random(f);
+    } else {
+        fz_note(f, "delete-random");
+        fz_delete(f, rb(), fz_qid());
+    }
+}
+
+static const struct {
+    int upto;
+    const char *name;
+    void (*fn)(Fz *f);
+} fz_steps[] = {
+    { 2, "bus-master-pause", fz_bus_master_pause },
+    { 28, "io", fz_step_io },
+    { 45, "admin", fz_step_admin },
+    { 55, "get-log-page", fz_step_log },
+    { 59, "queue-churn", fz_churn },
+    { 62, "shared-cq", fz_shared_cq },
+    { 70, "create/delete-random", fz_step_queue },
+    { 80, "mmio", fz_mmio },
+    { 84, "dbbuf", fz_dbbuf },
+    { 88, "aer", fz_aer },
+    { 95, "reset", fz_reset },
+    { 97, "msix", fz_msix },
+    { 100, "prp-list-refill", fz_fill_list },
+};
+
 void test_random_chaos(void)
 {
     const char *steps_env = getenv("FEMU_QTEST_CHAOS_STEPS");
@@ -1192,8 +1284,7 @@ void test_random_chaos(void)
 
     for (f->step = 0; until ? g_get_monotonic_time() < until
                             : f->step < steps; f->step++) {
-        int a = rr(0, 100);
-        NvmeCmd cmd;
+        int a = rr(0, 100), i;
 
         if (f->dirty) {
             fz_note(f, "resync");
@@ -1201,88 +1292,12 @@ void test_random_chaos(void)
             fz_resync(f);
             continue;
         }
-        if (a < 2) {
-            fz_note(f, "bus-master-pause");
-            fz_bus_master_pause(f);
-        } else if (a < 28) {
-            fz_note(f, "io");
-            fz_ensure_ioq(f);
-            if (f->nzones && !rr(0, 4)) {
-                fz_note(f, "zone-report, io");
-                fz_zone_report(f);
-            }
-            if (rb()) {
-                fz_io_cmd(f, &cmd);
-                fz_cmd(f, IOQ, &cmd, NULL);
-            } else {
-                /* a batch, completed in any order */
-                int k = rr(2, QDEPTH);
-                uint16_t first = c->cid + 1;
-                uint64_t seen = 0;
-                for (int i = 0; i < k; i++) {
-                    fz_io_cmd(f, &cmd);
-                    submit(c, IOQ, &cmd);
-                }
-                for (int i = 0; i < k; i++) {
-                    NvmeCqe cqe;
-                    uint16_t d;
-                    if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
-                        fz_fail(f, "I/O batch: %d of %d never completed",
-                                k - i, k);
-                    }
-                    d = le16_to_cpu(cqe.cid) - first;
-                    if (d >= k || (seen >> d & 1)) {
-                        fz_fail(f, "I/O batch: unexpected cid %u (batch "
-                                "%u..%u, SQ %u, SQ head %u, status 0x%x)",
-                                le16_to_cpu(cqe.cid), first, first + k - 1,
-                                le16_to_cpu(cqe.sq_id),
-                                le16_to_cpu(cqe.sq_head),
-                                le16_to_cpu(cqe.status) >> 1);
-                    }
-                    seen |= 1ull << d;
-                    f->cmds++;
-                }
-            }
-        } else if (a < 45) {
-            fz_note(f, "admin");
-            fz_admin_cmd(f, &cmd);
-            fz_cmd(f, 0, &cmd, NULL);
-        } else if (a < 55) {
-            fz_note(f, "get-log-page");
-            fz_log_cmd(f, &cmd);
-            fz_cmd(f, 0, &cmd, NULL);
-        } else if (a < 59) {
-            fz_note(f, "queue-churn");
-            fz_churn(f);
-        } else if (a < 62) {
-            fz_note(f, "shared-cq");
-            fz_shared_cq(f);
-        } else if (a < 70) {
-            fz_note(f, rb() ? "create-random" : "delete-random");
-            if (!strcmp(f->hist[f->step % FZ_HIST], "create-random")) {
-                fz_create_random(f);
-            } else {
-                fz_delete(f, rb(), fz_qid());
-            }
-        } else if (a < 80) {
-            fz_note(f, "mmio");
-            fz_mmio(f);
-        } else if (a < 84) {
-            fz_note(f, "dbbuf");
-            fz_dbbuf(f);
-        } else if (a < 88) {
-            fz_note(f, "aer");
-            fz_aer(f);
-        } else if (a < 95) {
-            fz_note(f, "reset");
-            fz_reset(f);
-        } else if (a < 97) {
-            fz_note(f, "msix");
-            fz_msix(f);
-        } else {
-            fz_note(f, "prp-list-refill");
-            fz_fill_list(f);
+        i = 0;
+        while (a >= fz_steps[i].upto) {
+            i++;
         }
+        fz_note(f, fz_steps[i].name);
+        fz_steps[i].fn(f);
         if (!f->dirty) {
             fz_check_cfs(f);
         }
