@@ -683,6 +683,21 @@ static void fz_churn(Fz *f)
     fz_delete(f, true, 2);
 }
 
+/* A completion on the shared CQ: one of the total commands from cid first
+ * on, not seen before, posted for the SQ that command went to. */
+static void fz_shared_seen(Fz *f, const NvmeCqe *cqe, uint16_t first,
+                           int total, bool *seen, const uint16_t *owner)
+{
+    uint16_t d = le16_to_cpu(cqe->cid) - first;
+
+    if (d >= total || seen[d] || le16_to_cpu(cqe->sq_id) != owner[d]) {
+        fz_fail(f, "shared CQ: unexpected cid %u on SQ %u",
+                le16_to_cpu(cqe->cid), le16_to_cpu(cqe->sq_id));
+    }
+    seen[d] = true;
+    f->cmds++;
+}
+
 /*
  * Three SQs (1-3) on one small CQ (2), so that with pollers >= 3 three
  * pollers post into it, and it is often full (completions parked); then
@@ -754,20 +769,11 @@ static void fz_shared_cq(Fz *f)
     }
     /* consume some, then delete some SQs with commands in flight */
     for (int n = rr(0, total + 1); got < n; got++) {
-        uint16_t d;
-
         if (!reap(c, 2, &cqe, TIMEOUT_US)) {
             fz_fail(f, "shared CQ: %d of %d commands never completed",
                     total - got, total);
         }
-        d = le16_to_cpu(cqe.cid) - first;
-        if (d >= total || seen[d] ||
-            le16_to_cpu(cqe.sq_id) != owner[d]) {
-            fz_fail(f, "shared CQ: unexpected cid %u on SQ %u",
-                    le16_to_cpu(cqe.cid), le16_to_cpu(cqe.sq_id));
-        }
-        seen[d] = true;
-        f->cmds++;
+        fz_shared_seen(f, &cqe, first, total, seen, owner);
     }
     g_usleep(rr(0, 2) ? 0 : rr(0, 2000));
     for (int q = 1; q <= nsq; q++) {
@@ -794,14 +800,7 @@ static void fz_shared_cq(Fz *f)
             }
             break;
         }
-        d = le16_to_cpu(cqe.cid) - first;
-        if (d >= total || seen[d] ||
-            le16_to_cpu(cqe.sq_id) != owner[d]) {
-            fz_fail(f, "shared CQ: unexpected cid %u on SQ %u",
-                    le16_to_cpu(cqe.cid), le16_to_cpu(cqe.sq_id));
-        }
-        seen[d] = true;
-        f->cmds++;
+        fz_shared_seen(f, &cqe, first, total, seen, owner);
     }
     for (int q = 1; q <= nsq; q++) {
         if (!gone[q]) {
