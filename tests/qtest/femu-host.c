@@ -298,17 +298,26 @@ void zoned_setup(Ctrl *c)
 /*
  * Where the zoned health check writes nlb blocks: the write pointer of a
  * random zone, which is reset first when it has no room for them (Full,
- * or too near its capacity).  *end: the zone's first block past its
- * capacity.  Nothing makes a zone Read Only or Offline on this device.
+ * or too near its capacity); zones the controller failed (Read Only,
+ * Offline: 0xEF code 9) are passed over.  *end: the zone's first block
+ * past its capacity.
  */
 static uint64_t zone_room(Ctrl *c, uint16_t nlb, uint64_t *end)
 {
-    uint64_t zslba = g_test_rand_int_range(0, c->nzones) * c->zsze;
-    NvmeZoneDescr d = zone_descr(c, zslba);
-    uint8_t zs = d.zs >> 4;
+    uint32_t z0 = g_test_rand_int_range(0, c->nzones);
+    uint64_t zslba;
+    NvmeZoneDescr d;
+    uint8_t zs;
 
-    g_assert_cmpuint(zs, !=, NVME_ZONE_STATE_READ_ONLY);
-    g_assert_cmpuint(zs, !=, NVME_ZONE_STATE_OFFLINE);
+    for (uint32_t i = 0;; i++) {
+        g_assert_cmpuint(i, <, c->nzones);
+        zslba = (uint64_t)((z0 + i) % c->nzones) * c->zsze;
+        d = zone_descr(c, zslba);
+        zs = d.zs >> 4;
+        if (zs != NVME_ZONE_STATE_READ_ONLY && zs != NVME_ZONE_STATE_OFFLINE) {
+            break;
+        }
+    }
     *end = zslba + le64_to_cpu(d.zcap);
     if (zs == NVME_ZONE_STATE_FULL || le64_to_cpu(d.wp) + nlb > *end) {
         g_assert_cmphex(zsend(c, zslba, NVME_ZONE_ACTION_RESET, false), ==,

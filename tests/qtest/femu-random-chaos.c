@@ -69,6 +69,7 @@ typedef struct Fz {
     uint32_t nzones;
     uint64_t zwp[FZ_ZONES];
     uint64_t zcmds, zreports;
+    uint32_t zfailed;       /* zones failed with 0xEF code 9 (at most) */
 } Fz;
 
 static void fz_note(Fz *f, const char *what)
@@ -478,6 +479,20 @@ static void fz_log_cmd(Fz *f, NvmeCmd *cmd)
     cmd->cdw12 = cpu_to_le32((uint32_t)lpo);
     cmd->cdw13 = cpu_to_le32(lpo >> 32);
     cmd->cdw14 = cpu_to_le32(rr(0, 4) ? 0 : r32());       /* CSI, UUID */
+    /* the zoned variant: the Changed Zone List (BFh, CSI 02h, NSID 1),
+     * whole or in part, with RAE random */
+    if (f->nzones && !rr(0, 4)) {
+        cmd->nsid = cpu_to_le32(1);
+        cmd->dptr.prp1 = cpu_to_le64(f->c->buf);
+        cmd->dptr.prp2 = cpu_to_le64(f->c->buf + PAGE);
+        cmd->cdw10 = cpu_to_le32(0xbf | (rb() ? 1u << 15 : 0) |
+                                 (uint32_t)(rr(0, 4) ? 1023 : rr(0, 1024))
+                                 << 16);
+        cmd->cdw11 = 0;
+        cmd->cdw12 = cpu_to_le32(rr(0, 4) ? 0 : rr(0, 1024) * 4);
+        cmd->cdw13 = 0;
+        cmd->cdw14 = cpu_to_le32((uint32_t)NVME_CSI_ZONED << 24);
+    }
 }
 
 /* A random admin command (queue management and AER are separate
@@ -537,6 +552,14 @@ static void fz_admin_cmd(Fz *f, NvmeCmd *cmd)
         /* 3 turns the built-in NAND times on, 4 off: both happen */
         cmd->cdw10 = cpu_to_le32(rr(0, 8) ? rr(0, 9) : r32());
         cmd->dptr.prp1 = cmd->dptr.prp2 = 0;
+        /* the zoned variant: 9 fails a zone (CDW11, one past the last:
+         * refused) Read Only (CDW12 0) or Offline (1), for fewer than
+         * half of the zones, so that the health check finds one */
+        if (f->nzones && f->zfailed < f->nzones / 2 && !rr(0, 4)) {
+            cmd->cdw10 = cpu_to_le32(9);
+            cmd->cdw11 = cpu_to_le32(rr(0, f->nzones + 1));
+            cmd->cdw12 = cpu_to_le32(rr(0, 3));
+        }
         break;
     }
 }
@@ -1163,7 +1186,10 @@ static void fz_step_admin(Fz *f)
     NvmeCmd cmd;
 
     fz_admin_cmd(f, &cmd);
-    fz_cmd(f, 0, &cmd, NULL);
+    if (fz_cmd(f, 0, &cmd, NULL) == NVME_SUCCESS &&
+        cmd.opcode == FEMU_ADM_CMD_CONTROL && le32_to_cpu(cmd.cdw10) == 9) {
+        f->zfailed++;
+    }
 }
 
 static void fz_step_log(Fz *f)
@@ -1321,9 +1347,10 @@ void test_random_chaos(void)
         }
         g_test_message("random-chaos: %u zones of %" PRIu64 " blocks, %"
                        PRIu64 " zone commands, %" PRIu64 " zone reports; "
-                       "at the end %u of %u zones hold data",
+                       "at the end %u of %u zones hold data, %u failed "
+                       "with 0xEF code 9",
                        c->nzones, c->zsze, f->zcmds, f->zreports, written,
-                       f->nzones);
+                       f->nzones, f->zfailed);
     }
     ctrl_stop(c);
 }
