@@ -1,7 +1,8 @@
 #!/bin/bash
 # Build FEMU's embedded test guest: a Linux kernel plus an initramfs with
-# busybox, bash, fio, nvme-cli and python3, assembled from the binary packages
-# of Debian's current stable release (trixie by default).
+# busybox, bash, fio, nvme-cli, python3, blkzone, GNU grep and timeout, and
+# btrfs (module and mkfs.btrfs), assembled from the binary packages of
+# Debian's current stable release (trixie by default).
 #
 # Nothing here needs root: packages are fetched with a private apt
 # configuration (apt-get download, never installed), unpacked with
@@ -65,13 +66,15 @@ case $COMPRESS in none|gzip|zstd) ;; *) die "FEMU_GUEST_COMPRESS must be none, g
 # Userland packages. Their dependency closure is downloaded and unpacked, but
 # only the programs below and the libraries they load end up in the guest.
 PACKAGES=(busybox-static bash fio nvme-cli python3.13-minimal libpython3.13-stdlib
-          libc-bin util-linux)
+          libc-bin util-linux grep coreutils btrfs-progs)
 # Firmware for QEMU (-L), so the runner does not depend on what the QEMU
 # build or the host happens to ship: SeaBIOS and the linuxboot option ROM.
 FW_PACKAGES=(seabios qemu-system-data)
 # Kernel modules the guest loads (plus what they depend on). NVMe is the point;
 # virtio net/blk let a user add a network or a disk without rebuilding.
-MODULES=(nvme virtio_net virtio_blk qemu_fw_cfg)
+# btrfs (with crc32c, its default checksum, which it loads by name) is the
+# zoned file system for femu_mode=3 (tests/guest/femu-zbd-btrfs.t).
+MODULES=(nvme virtio_net virtio_blk qemu_fw_cfg btrfs crc32c_generic)
 # Python stdlib parts that no test script needs (saves half of the stdlib).
 PY_EXCLUDE=(test idlelib tkinter turtledemo ensurepip lib2to3 pydoc_data
             config-3.13-$MULTIARCH __phello__ unittest/test)
@@ -285,8 +288,13 @@ add_prog usr/bin/bash
 add_prog usr/bin/fio
 add_prog usr/sbin/nvme
 add_prog usr/bin/python3.13
-# zoned block devices (femu_mode=3): busybox has no blkzone
+# zoned block devices (femu_mode=3): busybox has no blkzone; fio's
+# t/zbd scripts need GNU grep (-P) and GNU timeout (-v); a zoned btrfs
+# needs mkfs.btrfs
 add_prog usr/sbin/blkzone
+add_prog usr/bin/grep
+add_prog usr/bin/timeout
+add_prog usr/sbin/mkfs.btrfs
 for p in $EXTRA_PACKAGES; do
     while read -r f; do
         [ -f "$EX/$f" ] || [ -L "$EX/$f" ] || continue
