@@ -1,0 +1,95 @@
+#!/bin/bash
+# btrfs-waf.sh: write amplification of a btrfs file system on a FEMU
+# device, inside a guest (the embedded one of scripts/femu-run, which has
+# the btrfs module and mkfs.btrfs, or a real one with btrfs-progs, nvme-cli
+# and python3).  On a zoned namespace (femu_mode=3) mkfs.btrfs makes a
+# zoned btrfs; on a BlackBox SSD (femu_mode=1) a regular one.
+#
+# Workload, the same on both: make the file system (-d single -m dup),
+# mount it, write FILL files of FILE_MB MiB with random contents, then
+# ROUNDS rounds of: delete a random CHURN of the files, sync, write as many
+# new ones, sync.  Log page C0h is cleared after mkfs + mount (0xEF code 5)
+# and read at the end; the application's bytes are the files' bytes.
+#
+# Prints one line:
+#   RESULT mode=zoned|regular app_mib=A host_pages=. nand_pages=.
+#          host_mib=H nand_mib=N fs_waf=H/A dev_waf=N/H total_waf=N/A
+#          gc_pages=G zone_resets=R blocks_erased=E
+# host = pages the host wrote (C0h bytes 8-15), nand = pages programmed for
+# the host (24-31) plus pages the device's GC moved (16-23: G), zone resets
+# and erased blocks (32-47, femu_mode=3 only); A = MiB of file data written.
+#
+# WARNING: it makes a new file system on DEV.
+#
+# A btrfs error in the kernel log (ENOSPC at writeback: a zoned btrfs on a
+# small device reclaims zones only once 75% of it is allocated, and can run
+# out of space before, when FILL is large) stops it with status 1.
+#
+# Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, FILE_MB=1, FILL=40,
+# CHURN=16, ROUNDS=20, SEED=1, DELAY=off (0xEF code 4: NAND delays off,
+# the counts do not depend on them; DELAY=on keeps them).
+for a in "$@"; do case $a in *=*) export "${a%%=*}=${a#*=}" ;; esac; done
+DEV=${DEV:-/dev/nvme0n1}
+FILE_MB=${FILE_MB:-1}
+FILL=${FILL:-40}
+CHURN=${CHURN:-16}
+ROUNDS=${ROUNDS:-20}
+SEED=${SEED:-1}
+DELAY=${DELAY:-off}
+M=/mnt/btrfs-waf
+B=$(basename "$DEV")
+CTRL=/dev/${B%n[0-9]*}
+die() { echo "btrfs-waf: $*" >&2; exit 1; }
+[ -b "$DEV" ] || die "$DEV is not a block device"
+c0() {
+    nvme get-log "$CTRL" --log-id=0xc0 --log-len=512 -b |
+        python3 -c 'import sys, struct; d = sys.stdin.buffer.read(); print(*struct.unpack_from("<I4xQQQQQ", d))'
+}
+ctl() { nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" >/dev/null 2>&1; }
+
+modprobe crc32c_generic 2>/dev/null; modprobe btrfs 2>/dev/null
+zoned=$(cat /sys/block/$B/queue/zoned)
+[ "$zoned" = host-managed ] && blkzone reset "$DEV"
+mkfs.btrfs -f -d single -m dup "$DEV" >/tmp/btrfs-waf.mkfs 2>&1 ||
+    { cat /tmp/btrfs-waf.mkfs; die "mkfs.btrfs failed"; }
+mkdir -p $M
+mount -t btrfs "$DEV" $M || die "mount failed"
+echo "btrfs-waf: $(grep " $M " /proc/mounts)"
+sync
+[ "$DELAY" = off ] && ctl 4
+ctl 5
+
+RANDOM=$SEED
+app=0 next=0
+declare -a live=()
+wr() {  # one new file
+    head -c $((FILE_MB << 20)) /dev/urandom >$M/f$next || die "write failed (file system full?)"
+    live+=("$next"); next=$((next + 1)); app=$((app + FILE_MB))
+}
+fs_ok() {
+    sync
+    if dmesg | grep -q 'BTRFS error'; then
+        dmesg | grep 'BTRFS error' | tail -3
+        die "btrfs reported errors after $app MiB written (live files: ${#live[@]})"
+    fi
+}
+for i in $(seq "$FILL"); do wr; done
+fs_ok
+for r in $(seq "$ROUNDS"); do
+    for i in $(seq "$CHURN"); do
+        k=$((RANDOM % ${#live[@]}))
+        rm -f "$M/f${live[$k]}"
+        live=("${live[@]:0:$k}" "${live[@]:$((k + 1))}")
+    done
+    sync
+    for i in $(seq "$CHURN"); do wr; done
+    fs_ok
+done
+umount $M
+read -r _ host gc prog resets erased <<<"$(c0)"
+[ "$DELAY" = off ] && ctl 3
+[ "$zoned" = host-managed ] && mode=zoned || mode=regular
+awk -v mode=$mode -v a=$app -v h=$host -v p=$prog -v g=$gc -v r=$resets -v e=$erased 'BEGIN {
+    n = p + g; hm = h * 4096 / 1048576; nm = n * 4096 / 1048576
+    printf "RESULT mode=%s app_mib=%d host_pages=%d nand_pages=%d host_mib=%.1f nand_mib=%.1f fs_waf=%.3f dev_waf=%.3f total_waf=%.3f gc_pages=%d zone_resets=%d blocks_erased=%d\n",
+        mode, a, h, n, hm, nm, hm / a, n / h, nm / a, g, r, e }'
