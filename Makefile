@@ -45,7 +45,17 @@ configure:
 	./configure --build-dir=$(BUILD_DIR) $(CONFIGURE_FLAGS)
 
 # ninja decides what is stale (hw/femu is linked into the grafted tree).
+# The qtest driver's files are linked one by one: a tests/qtest/femu-*.[ch]
+# that the grafted tree lacks (added since the last ./configure) grafts
+# again first (cheap: QEMU's own configure does not re-run).
+GRAFT_DIR = $(dir $(BUILD_DIR)).$(notdir $(BUILD_DIR))-qemu-src
 qemu: $(BUILD_DIR)/build.ninja
+	@for f in tests/qtest/femu-*.[ch]; do \
+		test -e $(GRAFT_DIR)/tests/qtest/$${f##*/} || { \
+			echo "make: $$f is not grafted yet: ./configure"; \
+			./configure --build-dir=$(BUILD_DIR) $(CONFIGURE_FLAGS) || exit 1; \
+			break; }; \
+	done
 	flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64
 
 $(SIM_DIR)/build.ninja:
