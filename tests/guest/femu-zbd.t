@@ -7,8 +7,7 @@
 # lists as passing, less the time-based ones (30, 31, 32, 34, 48, 58, 69:
 # 3.5 min more; 48 and 58 also leave zones active that tests without a
 # reset of their own then find); each must pass.  Skips (77) only when no
-# fio source can be had (a FEMU_FIO_SRC without t/zbd fails), or when its
-# version is not the guest's fio.  ZBD_TESTS=all runs every test and
+# fio source can be had (a FEMU_FIO_SRC without t/zbd fails).  ZBD_TESTS=all runs every test and
 # reports; ZBD_TESTS="N ..." picks tests, ZBD_OPTS gives the script's
 # options (default -r -w).
 . "$(dirname "$0")/femu-lib.sh"

@@ -12,9 +12,10 @@ check "t/zbd scripts present" [ -f "$T" ]
 ln -sf /usr/bin/fio /root/fio/fio
 v=$(command fio --version)
 echo "guest fio: $v, t/zbd of ${FIO_SRC_VERSION:-unknown}"
+# a newer release's scripts run the same numbered tests (what later
+# releases added needs null_blk or scsi_debug and skips here)
 if [ -n "${FIO_SRC_VERSION:-}" ] && [ "$v" != "$FIO_SRC_VERSION" ]; then
-    echo "skip: t/zbd of $FIO_SRC_VERSION does not match the guest's $v"
-    exit 77
+    echo "note: t/zbd of $FIO_SRC_VERSION with the guest's $v"
 fi
 # the zone errors some tests provoke stay in dmesg, off the console
 dmesg -n 1
