@@ -793,8 +793,9 @@ static uint16_t femu_dbbuf_config(FemuCtrl *n, NvmeCmd *cmd)
 
 /*
  * Directives (NVMe 2.0 base spec: section "Directives" and the Directive
- * Send / Directive Receive admin commands).  Directive types: Identify (00h) always, Data Placement
- * (02h) when the subsystem has fdp=on; Streams (01h) is not supported.
+ * Send / Directive Receive admin commands).  Directive types: Identify
+ * (00h) always, Data Placement (02h) when the subsystem has fdp=on;
+ * Streams (01h) is not supported.
  * CDW11: DOPER bits 7:0, DTYPE bits 15:8, DSPEC bits 31:16.
  */
 static uint8_t femu_directives_supported(FemuCtrl *n)
@@ -894,30 +895,33 @@ static uint16_t femu_directive_send(FemuCtrl *n, NvmeCmd *cmd)
     return NVME_INVALID_FIELD | NVME_DNR;
 }
 
-/* Vendor admin opcode 0xEF: run-time controls (SPEC 2.5). */
+/*
+ * Vendor admin opcode 0xEF: run-time controls, the code in CDW10
+ * (enum FemuControlCode; docs/controls.md).
+ */
 static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
 {
     uint32_t code = le32_to_cpu(cmd->cdw10);
 
     trace_femu_control(code);
-    if (code < 1 || code > 9) {
+    if (code < FEMU_CTRL_FIRST || code > FEMU_CTRL_LAST) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    if (code == 9) {
+    switch (code) {
+    case FEMU_CTRL_FAIL_ZONE:
         /* femu_mode=3: a zone fails (Read Only / Offline) */
         return femu_zns_fail_zone(n, cmd);
-    }
-    if (code == 8) {
+    case FEMU_CTRL_SAVE_STATE:
         /* save the state file now (state= property) */
         return femu_state_save_now(n);
-    }
-    if (code == 6 || code == 7) {
-        qatomic_set(&n->io_log, code == 6);
+    case FEMU_CTRL_IO_LOG_ON:
+    case FEMU_CTRL_IO_LOG_OFF:
+        qatomic_set(&n->io_log, code == FEMU_CTRL_IO_LOG_ON);
         return NVME_SUCCESS;
-    }
-    if (code == 5) {
+    case FEMU_CTRL_RESET_COUNTERS:
         /* the lateness histogram restarts with the counters */
         femu_lat_reset(n);
+        break;
     }
     if (femu_is_zns(n)) {
         femu_zns_control(n, code);
@@ -928,19 +932,19 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     }
     femu_ftl_lock_main(n);
     switch (code) {
-    case 1:
+    case FEMU_CTRL_GC_DELAY_ON:
         ftl_set_gc_delay(n->ftl, true);
         break;
-    case 2:
+    case FEMU_CTRL_GC_DELAY_OFF:
         ftl_set_gc_delay(n->ftl, false);
         break;
-    case 3:
+    case FEMU_CTRL_DELAY_BUILTIN:
         ftl_set_delay_mode(n->ftl, FTL_DELAY_BUILTIN);
         break;
-    case 4:
+    case FEMU_CTRL_DELAY_OFF:
         ftl_set_delay_mode(n->ftl, FTL_DELAY_OFF);
         break;
-    case 5:
+    case FEMU_CTRL_RESET_COUNTERS:
         ftl_reset_counters(n->ftl);
         break;
     }

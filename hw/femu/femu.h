@@ -35,15 +35,13 @@
 #include "qemu/uuid.h"
 #include "hw/femu/ftl.h"
 #include "hw/femu/zns.h"
+#include "hw/femu/femu-abi.h"
 
 #define TYPE_FEMU "femu"
 OBJECT_DECLARE_SIMPLE_TYPE(FemuCtrl, FEMU)
 
 #define TYPE_FEMU_SUBSYS "femu-subsys"
 OBJECT_DECLARE_SIMPLE_TYPE(FemuSubsys, FEMU_SUBSYS)
-
-#define FEMU_PCI_VENDOR_ID      0x1d1d
-#define FEMU_PCI_DEVICE_ID      0x1f1f
 
 enum FemuMode {
     FEMU_MODE_BBSSD = 1,   /* BlackBox SSD: device-side FTL */
@@ -72,13 +70,6 @@ enum FemuMode {
 #define FEMU_DSM_MAX_BYTES      (256ULL << 20)
 #define FEMU_PAGE_BITS          12
 
-/* Vendor log pages (NVMe 2.0 5.16: C0h-FFh are vendor specific). */
-#define FEMU_LOG_FTL            0xc0
-#define FEMU_LOG_LATENCY        0xc1
-#define FEMU_VENDOR_LOG_SIZE    512
-/* Vendor admin opcode for run-time controls (SPEC 2.5). */
-#define FEMU_ADM_CMD_CONTROL    0xef
-
 /*
  * NVMe Zoned Namespace Command Set 1.1 (not in block/nvme.h): the Changed
  * Zone List log page (section 5.3.1, I/O Command Set specific, CSI 02h),
@@ -92,21 +83,6 @@ enum FemuMode {
 #define FEMU_AER_INFO_ZONE_DESCR_CHANGED 0xef
 #define FEMU_OAES_ZDCN                  (1u << 27)
 #define FEMU_AEC_ZDCN(aec)              (((aec) >> 27) & 1)
-
-/*
- * Lateness histograms (log page C1h, layout version 2, docs/log-pages.md):
- * log-linear buckets.  Lateness below FEMU_LAT_SUB ns has a bucket per
- * nanosecond; above, each power of two [2^e, 2^(e+1)) is split into
- * FEMU_LAT_SUB equal buckets (resolution 1/16 = 6.25%, e.g. 512 ns
- * around 10 us).  Lateness of 2^FEMU_LAT_MAX_BITS ns (68.7 s) or more
- * lands in the last bucket.
- */
-#define FEMU_LAT_SUB_BITS       4
-#define FEMU_LAT_SUB            (1 << FEMU_LAT_SUB_BITS)
-#define FEMU_LAT_MAX_BITS       36
-#define FEMU_LAT_BUCKETS        (FEMU_LAT_SUB + \
-                                 (FEMU_LAT_MAX_BITS - FEMU_LAT_SUB_BITS) * \
-                                 FEMU_LAT_SUB)
 
 /* One lateness histogram; fields are updated with atomics. */
 typedef struct FemuLatHist {
@@ -482,7 +458,7 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes);
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
-void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf);
+void femu_zns_log_c0(FemuCtrl *n, FemuLogFtl *log);
 void femu_zns_control(FemuCtrl *n, uint32_t code);
 /* Changed Zone List log page BFh into a zeroed 4096-byte buffer. */
 void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);

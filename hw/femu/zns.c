@@ -374,7 +374,7 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     return status;
 }
 
-void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf)
+void femu_zns_log_c0(FemuCtrl *n, FemuLogFtl *log)
 {
     struct zns_counters c;
     uint32_t waf;
@@ -383,29 +383,29 @@ void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf)
     zns_get_counters(n->zns, &c);
     waf = zns_waf_x1000(n->zns);
     qemu_mutex_unlock(&n->ftl_lock);
-    stl_le_p(buf + 0, waf);
-    stq_le_p(buf + 8, c.host_pages_written);
-    stq_le_p(buf + 16, 0);              /* no device-side GC */
-    stq_le_p(buf + 24, c.host_pages_programmed);
-    stq_le_p(buf + 32, c.zone_resets);
-    stq_le_p(buf + 40, c.blocks_erased);
+    log->waf_x1000 = cpu_to_le32(waf);
+    log->host_pages_written = cpu_to_le64(c.host_pages_written);
+    log->gc_pages_moved = 0;            /* no device-side GC */
+    log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
+    log->zone_resets = cpu_to_le64(c.zone_resets);
+    log->blocks_erased = cpu_to_le64(c.blocks_erased);
 }
 
 void femu_zns_control(FemuCtrl *n, uint32_t code)
 {
     femu_ftl_lock_main(n);
     switch (code) {
-    case 3:
+    case FEMU_CTRL_DELAY_BUILTIN:
         zns_set_delay_mode(n->zns, FTL_DELAY_BUILTIN);
         break;
-    case 4:
+    case FEMU_CTRL_DELAY_OFF:
         zns_set_delay_mode(n->zns, FTL_DELAY_OFF);
         break;
-    case 5:
+    case FEMU_CTRL_RESET_COUNTERS:
         zns_reset_counters(n->zns);
         break;
     default:
-        break;      /* 1 and 2: no GC to time */
+        break;      /* GC delay on/off: no GC to time */
     }
     qemu_mutex_unlock(&n->ftl_lock);
 }
