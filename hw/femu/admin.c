@@ -197,6 +197,8 @@ static uint16_t femu_set_hbs(FemuCtrl *n, NvmeCmd *cmd)
     if ((h.acre & ~1) || (h.etdas & ~1) || (h.lbafee & ~1) ||
         (h.rsvd3 & ~1) || h.cdfe ||
         !buffer_is_zero(h.rsvd6, sizeof(h.rsvd6))) {
+        FEMU_GUEST_ERR(femu_set_hbs_bad_field, h.acre, h.etdas, h.lbafee,
+                       h.rsvd3, le16_to_cpu(h.cdfe));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     n->hbs = h;
@@ -337,6 +339,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
          * Other NSIDs than 1 are invalid here (NN = 1, 3.2.1.2).
          */
         if (nsid != 1) {
+            FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
         if (c->cns == NVME_ID_CNS_CS_NS && c->csi == NVME_CSI_ZONED &&
@@ -345,6 +348,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             break;
         }
         if (c->cns == NVME_ID_CNS_CS_NS && c->csi != 0) {
+            FEMU_GUEST_ERR(femu_identify_bad_csi, c->cns, c->csi);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         if (c->cns == NVME_ID_CNS_NS) {
@@ -363,6 +367,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             break;
         }
         if (c->csi != 0) {
+            FEMU_GUEST_ERR(femu_identify_bad_csi, c->cns, c->csi);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         {
@@ -379,10 +384,12 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
     case NVME_ID_CNS_NS_ACTIVE_LIST:
     case NVME_ID_CNS_CS_NS_ACTIVE_LIST:
         if (nsid >= 0xfffffffe) {
+            FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
         if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST && c->csi != 0 &&
             !(c->csi == NVME_CSI_ZONED && femu_is_zns(n))) {
+            FEMU_GUEST_ERR(femu_identify_bad_csi, c->cns, c->csi);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         if (nsid < 1) {
@@ -391,6 +398,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         break;
     case NVME_ID_CNS_NS_DESCR_LIST:
         if (nsid != 1) {
+            FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
         {
@@ -427,6 +435,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         }
         break;
     default:
+        FEMU_GUEST_ERR(femu_identify_bad_cns, c->cns);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     return femu_dma_cmd(n, cmd, buf, sizeof(buf), true);
@@ -443,22 +452,29 @@ static uint16_t femu_create_cq(FemuCtrl *n, NvmeCmd *cmd)
 
     trace_femu_create_cq(cqid, size, vector, NVME_CQ_FLAGS_IEN(flags));
     if (!cqid || cqid > n->queues || n->cq[cqid]) {
+        FEMU_GUEST_ERR(femu_create_q_bad_qid, true, cqid, n->queues);
         return NVME_INVALID_QID | NVME_DNR;
     }
     if (size < 2 || size > (uint32_t)n->mqes + 1) {
+        FEMU_GUEST_ERR(femu_create_q_bad_size, true, size, n->mqes + 1);
         return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
     }
     if (!NVME_CQ_FLAGS_PC(flags)) {
+        FEMU_GUEST_ERR(femu_create_q_not_contiguous, true, cqid);
         return NVME_INVALID_FIELD | NVME_DNR;   /* CAP.CQR = 1 */
     }
     if (vector > n->queues ||
         (vector && !msix_enabled(PCI_DEVICE(n)))) {
+        FEMU_GUEST_ERR(femu_create_cq_bad_vector, cqid, vector,
+                       msix_enabled(PCI_DEVICE(n)));
         return NVME_INVALID_IRQ_VECTOR | NVME_DNR;
     }
     if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
+        FEMU_GUEST_ERR(femu_create_q_bad_addr, true, cqid, addr);
         return NVME_INVALID_PRP_OFFSET | NVME_DNR;
     }
     if (!femu_dma_is_ram(n, addr, (uint64_t)size << FEMU_CQES, true)) {
+        FEMU_GUEST_ERR(femu_create_q_not_ram, true, cqid, addr, size);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_cq_new(n, cqid, addr, size, vector, NVME_CQ_FLAGS_IEN(flags));
@@ -476,21 +492,27 @@ static uint16_t femu_create_sq(FemuCtrl *n, NvmeCmd *cmd)
 
     trace_femu_create_sq(sqid, size, cqid);
     if (!sqid || sqid > n->queues || n->sq[sqid]) {
+        FEMU_GUEST_ERR(femu_create_q_bad_qid, false, sqid, n->queues);
         return NVME_INVALID_QID | NVME_DNR;
     }
     if (!cqid || cqid > n->queues || !n->cq[cqid]) {
+        FEMU_GUEST_ERR(femu_create_sq_bad_cqid, sqid, cqid);
         return NVME_INVALID_CQID | NVME_DNR;
     }
     if (size < 2 || size > (uint32_t)n->mqes + 1) {
+        FEMU_GUEST_ERR(femu_create_q_bad_size, false, size, n->mqes + 1);
         return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
     }
     if (!NVME_SQ_FLAGS_PC(flags)) {
+        FEMU_GUEST_ERR(femu_create_q_not_contiguous, false, sqid);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
+        FEMU_GUEST_ERR(femu_create_q_bad_addr, false, sqid, addr);
         return NVME_INVALID_PRP_OFFSET | NVME_DNR;
     }
     if (!femu_dma_is_ram(n, addr, (uint64_t)size << FEMU_SQES, false)) {
+        FEMU_GUEST_ERR(femu_create_q_not_ram, false, sqid, addr, size);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_sq_new(n, sqid, addr, size, n->cq[cqid]);
@@ -503,6 +525,7 @@ static uint16_t femu_delete_sq(FemuCtrl *n, NvmeCmd *cmd)
 
     trace_femu_delete_q(qid, false);
     if (!qid || qid > n->queues || !n->sq[qid]) {
+        FEMU_GUEST_ERR(femu_delete_q_bad_qid, false, qid);
         return NVME_INVALID_QID | NVME_DNR;
     }
     femu_sq_free(n, n->sq[qid]);
@@ -515,9 +538,11 @@ static uint16_t femu_delete_cq(FemuCtrl *n, NvmeCmd *cmd)
 
     trace_femu_delete_q(qid, true);
     if (!qid || qid > n->queues || !n->cq[qid]) {
+        FEMU_GUEST_ERR(femu_delete_q_bad_qid, true, qid);
         return NVME_INVALID_QID | NVME_DNR;
     }
     if (n->cq[qid]->nsqs) {
+        FEMU_GUEST_ERR(femu_delete_cq_in_use, qid, n->cq[qid]->nsqs);
         return NVME_INVALID_QUEUE_DEL | NVME_DNR;
     }
     femu_cq_free(n, n->cq[qid]);
@@ -535,6 +560,7 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
                 sel == NVME_GETFEAT_SELECT_SAVED;   /* nothing is saved */
 
     if (sel > NVME_GETFEAT_SELECT_CAP) {
+        FEMU_GUEST_ERR(femu_get_feature_bad_sel, fid, sel);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /*
@@ -544,6 +570,8 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
      * FFFFFFFFh on /dev/nvme0 without -n: `-n 1` reads it.
      */
     if (fid == NVME_ERROR_RECOVERY && le32_to_cpu(cmd->nsid) != 1) {
+        FEMU_GUEST_ERR(femu_feature_bad_nsid, false, fid,
+                       le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
     switch (fid) {
@@ -564,6 +592,7 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case NVME_FDP_EVENTS:
         return femu_fdp_get_feature(n, cmd, res);
     default:
+        FEMU_GUEST_ERR(femu_feature_bad_fid, false, fid);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (sel == NVME_GETFEAT_SELECT_CAP) {
@@ -593,6 +622,7 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         } else if (NVME_TEMP_THSEL(dw11) == NVME_TEMP_THSEL_UNDER) {
             *res = dflt ? 0 : n->temp_thresh_lo;
         } else {
+            FEMU_GUEST_ERR(femu_feature_bad_thsel, false, dw11);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         break;
@@ -610,6 +640,8 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         break;
     case NVME_INTERRUPT_VECTOR_CONF:
         if ((dw11 & 0xffff) > n->queues) {
+            FEMU_GUEST_ERR(femu_feature_bad_ivc_vector, false, dw11 & 0xffff,
+                           n->queues);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /*
@@ -667,6 +699,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
      */
     if (NVME_SETFEAT_SAVE(dw10) && fid != NVME_FDP_MODE &&
         fid != NVME_FDP_EVENTS) {
+        FEMU_GUEST_ERR(femu_set_feature_not_saveable, fid);
         return NVME_FID_NOT_SAVEABLE | NVME_DNR;
     }
     /*
@@ -676,6 +709,8 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
      */
     if (fid == NVME_ERROR_RECOVERY && le32_to_cpu(cmd->nsid) != 1 &&
         le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST) {
+        FEMU_GUEST_ERR(femu_feature_bad_nsid, true, fid,
+                       le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
     switch (fid) {
@@ -685,6 +720,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         break;
     case NVME_POWER_MANAGEMENT:
         if ((dw11 & 0x1f) > 0) {    /* NPSS = 0: only power state 0 */
+            FEMU_GUEST_ERR(femu_set_feature_bad_power_state, dw11);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         n->feat_power_mgmt = dw11 & 0xff;      /* PS 4:0, WH 7:5 */
@@ -698,6 +734,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         } else if (NVME_TEMP_THSEL(dw11) == NVME_TEMP_THSEL_UNDER) {
             n->temp_thresh_lo = NVME_TEMP_TMPTH(dw11);
         } else {
+            FEMU_GUEST_ERR(femu_feature_bad_thsel, true, dw11);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         femu_check_temperature(n);
@@ -705,6 +742,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case NVME_ERROR_RECOVERY:
         if (NVME_ERR_REC_DULBE(dw11)) {
             /* deallocated blocks read as zeroes, never as errors */
+            FEMU_GUEST_ERR(femu_set_feature_dulbe, dw11);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         n->feat_err_rec = dw11 & 0xffff;       /* TLER; DULBE is 0 */
@@ -714,6 +752,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         break;
     case NVME_NUMBER_OF_QUEUES:
         if ((dw11 & 0xffff) == 0xffff || (dw11 >> 16) == 0xffff) {
+            FEMU_GUEST_ERR(femu_set_feature_bad_nq, dw11);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /*
@@ -722,6 +761,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
          */
         for (uint32_t i = 1; i <= n->queues; i++) {
             if (n->sq[i] || n->cq[i]) {
+                FEMU_GUEST_ERR(femu_set_feature_nq_after_queues, i);
                 return NVME_CMD_SEQ_ERROR | NVME_DNR;
             }
         }
@@ -733,6 +773,8 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         break;
     case NVME_INTERRUPT_VECTOR_CONF:
         if ((dw11 & 0xffff) > n->queues) {
+            FEMU_GUEST_ERR(femu_feature_bad_ivc_vector, true, dw11 & 0xffff,
+                           n->queues);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         n->ivc_cd_clear[dw11 & 0xffff] = !(dw11 & NVME_INTVC_NOCOALESCING);
@@ -760,6 +802,7 @@ static uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case NVME_FDP_EVENTS:
         return femu_fdp_set_feature(n, cmd, res);
     default:
+        FEMU_GUEST_ERR(femu_feature_bad_fid, true, fid);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     return NVME_SUCCESS;
@@ -776,6 +819,7 @@ static uint16_t femu_dbbuf_config(FemuCtrl *n, NvmeCmd *cmd)
         (eis & (FEMU_PAGE_SIZE - 1)) ||
         !femu_dma_is_ram(n, dbs, FEMU_PAGE_SIZE, true) ||
         !femu_dma_is_ram(n, eis, FEMU_PAGE_SIZE, true)) {
+        FEMU_GUEST_ERR(femu_dbbuf_config_bad, dbs, eis);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /* pollers read the doorbell addresses: change them under their locks */
@@ -811,6 +855,7 @@ static uint16_t femu_directive_nsid(NvmeCmd *cmd)
     if (nsid == 1) {
         return NVME_SUCCESS;
     }
+    FEMU_GUEST_ERR(femu_directive_bad_nsid, nsid);
     /* the return parameters and enables are per namespace */
     return nsid == NVME_NSID_BROADCAST ? NVME_INVALID_FIELD | NVME_DNR :
                                          NVME_INVALID_NSID | NVME_DNR;
@@ -831,6 +876,7 @@ static uint16_t femu_directive_recv(FemuCtrl *n, NvmeCmd *cmd)
     if (dtype != NVME_DIRECTIVE_IDENTIFY ||
         doper != NVME_DIRECTIVE_RETURN_PARAMS) {
         /* Streams is not supported; Identify has only Return Parameters */
+        FEMU_GUEST_ERR(femu_directive_bad_op, false, dtype, doper);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_directive_nsid(cmd);
@@ -839,6 +885,7 @@ static uint16_t femu_directive_recv(FemuCtrl *n, NvmeCmd *cmd)
     }
     /* a transfer over MDTS is refused, as for Get Log Page */
     if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_directive_too_long, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /*
@@ -872,6 +919,7 @@ static uint16_t femu_directive_send(FemuCtrl *n, NvmeCmd *cmd)
     trace_femu_directive(true, dtype, doper, dw12);
     /* Identify's only Send operation is Enable Directive (01h) */
     if (dtype != NVME_DIRECTIVE_IDENTIFY || doper != 0x1) {
+        FEMU_GUEST_ERR(femu_directive_bad_op, true, dtype, doper);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_directive_nsid(cmd);
@@ -886,12 +934,17 @@ static uint16_t femu_directive_send(FemuCtrl *n, NvmeCmd *cmd)
          * asking for what is in force (enabled) succeeds, disabling is
          * an invalid field value for this namespace.
          */
-        return endir ? NVME_SUCCESS : NVME_INVALID_FIELD | NVME_DNR;
+        if (!endir) {
+            FEMU_GUEST_ERR(femu_directive_bad_target, tdtype, endir);
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        return NVME_SUCCESS;
     }
     /*
      * Identify cannot be enabled or disabled (it is always enabled);
      * Streams and unknown types are not supported.
      */
+    FEMU_GUEST_ERR(femu_directive_bad_target, tdtype, endir);
     return NVME_INVALID_FIELD | NVME_DNR;
 }
 
@@ -905,6 +958,7 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
 
     trace_femu_control(code);
     if (code < FEMU_CTRL_FIRST || code > FEMU_CTRL_LAST) {
+        FEMU_GUEST_ERR(femu_control_bad_code, code);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     switch (code) {
@@ -956,6 +1010,7 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
 static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
 {
     if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
+        FEMU_GUEST_ERR(femu_cmd_fused, 0, le16_to_cpu(cmd->cid));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     switch (cmd->opcode) {
@@ -981,6 +1036,8 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         return femu_get_feature(n, cmd, res);
     case NVME_ADM_CMD_ASYNC_EV_REQ:
         if (n->naer > FEMU_AERL) {
+            FEMU_GUEST_ERR(femu_aer_limit, le16_to_cpu(cmd->cid),
+                           FEMU_AERL + 1);
             return NVME_AER_LIMIT_EXCEEDED;
         }
         n->aer_cids[n->naer++] = cmd->cid;
@@ -995,6 +1052,8 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     case FEMU_ADM_CMD_CONTROL:
         return femu_control(n, cmd);
     default:
+        FEMU_GUEST_ERR(femu_cmd_bad_opcode, 0, le16_to_cpu(cmd->cid),
+                       cmd->opcode);
         return NVME_INVALID_OPCODE | NVME_DNR;
     }
 }

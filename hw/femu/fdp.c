@@ -379,13 +379,16 @@ uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t lsp,
     case NVME_LOG_FDP_EVENTS:
         break;
     default:
+        FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
         return NVME_INVALID_LOG_ID | NVME_DNR;
     }
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "log page");
         return NVME_INVALID_LOG_ID | NVME_DNR;
     }
     /* the FDP pages are per endurance group: LSI names it (5.16) */
     if (lsi != FDP_ENDGID) {
+        FEMU_GUEST_ERR(femu_fdp_log_bad_lsi, lid, lsi);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_ftl_lock_main(n);
@@ -430,9 +433,11 @@ static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
     uint8_t mask;
 
     if (!fdp_nsid_ok(cmd)) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, false, le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
     if (ph >= f->nruh || noet == 0) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, false, ph, noet, f->nruh);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_ftl_lock_main(n);
@@ -465,6 +470,7 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     uint8_t sel = NVME_GETFEAT_SELECT(dw10);
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "Get Features");
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (sel == NVME_GETFEAT_SELECT_CAP) {
@@ -482,6 +488,7 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     if (fid == NVME_FDP_MODE) {
         /* CDW11 bits 15:0: endurance group */
         if ((dw11 & 0xffff) != FDP_ENDGID) {
+            FEMU_GUEST_ERR(femu_fdp_mode_bad_endgid, false, dw11 & 0xffff);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /* FDPE (bit 0) set, FDPCIDX (bits 15:8) = configuration 0 */
@@ -508,9 +515,11 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
     uint16_t status;
 
     if (!fdp_nsid_ok(cmd)) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, true, le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
     if (ph >= f->nruh || noet == 0) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, true, ph, noet, f->nruh);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_dma_cmd(n, cmd, types, noet, false);
@@ -522,6 +531,7 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
 
         if (k < 0) {
             /* an event type this controller never raises */
+            FEMU_GUEST_ERR(femu_fdp_events_bad_type, types[i]);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         bits |= 1 << k;
@@ -551,10 +561,12 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     uint32_t dw12 = le32_to_cpu(cmd->cdw12);
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "Set Features");
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (NVME_GETSETFEAT_FID(dw10) == NVME_FDP_MODE) {
         if ((dw11 & 0xffff) != FDP_ENDGID) {
+            FEMU_GUEST_ERR(femu_fdp_mode_bad_endgid, true, dw11 & 0xffff);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /*
@@ -571,6 +583,7 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
             FIELD_EX32(dw12, FEAT_FDP, CONF_NDX) == 0) {
             return NVME_SUCCESS;
         }
+        FEMU_GUEST_ERR(femu_fdp_mode_change, dw12);
         return NVME_CMD_SEQ_ERROR | NVME_DNR;
     }
     return fdp_set_events(n, f, cmd);
@@ -611,6 +624,7 @@ uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid)
          * the only directive this controller knows is data placement,
          * and only with FDP on
          */
+        FEMU_GUEST_ERR(femu_write_bad_directive, dtype, !!fdp_of(n));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /*
@@ -639,12 +653,16 @@ uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
     NvmeRuhStatusDescr *d;
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "I/O Management Receive");
         return NVME_INVALID_OPCODE | NVME_DNR;
     }
     if (FIELD_EX32(dw10, NVME_IOMR, MO) != NVME_IOMR_MO_RUH_STATUS) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, false,
+                       FIELD_EX32(dw10, NVME_IOMR, MO));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, false, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     size = sizeof(NvmeRuhStatus) + f->nruh * sizeof(NvmeRuhStatusDescr);
@@ -683,12 +701,17 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
     uint16_t status;
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "I/O Management Send");
         return NVME_INVALID_OPCODE | NVME_DNR;
     }
     if (FIELD_EX32(dw10, NVME_IOMS, MO) != NVME_IOMS_MO_RUH_UPDATE) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, true,
+                       FIELD_EX32(dw10, NVME_IOMS, MO));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if ((uint64_t)npids * 2 > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, true, (uint64_t)npids * 2,
+                       n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     pids = g_new(uint16_t, npids);
@@ -699,6 +722,8 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
     /* check the whole list before any handle moves */
     for (uint32_t i = 0; i < npids; i++) {
         if (le16_to_cpu(pids[i]) >= f->nruh) {
+            FEMU_GUEST_ERR(femu_fdp_ruh_update_bad_pid, le16_to_cpu(pids[i]),
+                           f->nruh);
             return NVME_INVALID_PHID_LIST | NVME_DNR;
         }
     }

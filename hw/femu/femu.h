@@ -30,6 +30,7 @@
 
 #include "hw/pci/pci_device.h"
 #include "block/nvme.h"
+#include "qemu/log.h"
 #include "qemu/thread.h"
 #include "qemu/event_notifier.h"
 #include "qemu/uuid.h"
@@ -91,6 +92,19 @@ typedef struct FemuLatHist {
     uint64_t sum_ns;
     uint64_t max_ns;
 } FemuLatHist;
+
+/*
+ * The device refuses what the guest asked: a command it completes with
+ * an error status, or an access it ignores.  FEMU_GUEST_ERR(event, ...)
+ * fires trace event `event` (one per reason: -trace 'femu_*' shows the
+ * values) and, with -d guest_errors, logs the event's name.
+ */
+#define FEMU_GUEST_ERR(event, ...)                                      \
+    do {                                                                \
+        trace_##event(__VA_ARGS__);                                     \
+        qemu_log_mask(LOG_GUEST_ERROR, "femu: guest error: %s\n",       \
+                      #event);                                          \
+    } while (0)
 
 typedef struct FemuCtrl FemuCtrl;
 typedef struct FemuPoller FemuPoller;

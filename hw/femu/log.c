@@ -186,9 +186,11 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     uint8_t aer_type = 0xff;
 
     if (off & 3) {
+        FEMU_GUEST_ERR(femu_get_log_bad_offset, lid, off);
         return NVME_INVALID_FIELD | NVME_DNR;   /* LPO is dword aligned */
     }
     if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_get_log_too_long, lid, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     switch (lid) {
@@ -202,6 +204,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         if (le32_to_cpu(cmd->nsid) != 0 &&
             le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST &&
             le32_to_cpu(cmd->nsid) != 1) {
+            FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
             return NVME_INVALID_NSID | NVME_DNR;
         }
         size = sizeof(NvmeSmartLog);
@@ -262,6 +265,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         break;
     }
     if (off > size) {
+        FEMU_GUEST_ERR(femu_get_log_bad_offset, lid, off);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /* bytes past the end of the page read as zero */

@@ -154,7 +154,7 @@ void femu_ctrl_reset(FemuCtrl *n)
 
 static void femu_fail(FemuCtrl *n, const char *why)
 {
-    trace_femu_enable_fail(why);
+    FEMU_GUEST_ERR(femu_enable_fail, why);
     femu_set_csts(n, qatomic_read(&n->bar.csts) | NVME_CSTS_FAILED);
 }
 
@@ -248,7 +248,7 @@ static void femu_write_cc(FemuCtrl *n, uint32_t val)
 static void femu_doorbell_invalid(FemuCtrl *n, uint8_t info, uint32_t qid,
                                   bool is_cq, uint32_t val, const char *why)
 {
-    trace_femu_doorbell_bad(qid, is_cq, val, why);
+    FEMU_GUEST_ERR(femu_doorbell_bad, qid, is_cq, val, why);
     femu_aer_event(n, NVME_AER_TYPE_ERROR, info, NVME_LOG_ERROR_INFO);
 }
 
@@ -260,7 +260,8 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
 
     if (!NVME_CSTS_RDY(qatomic_read(&n->bar.csts))) {
         /* no admin queue to report on: a disabled controller ignores it */
-        trace_femu_doorbell_bad(qid, is_cq, val, "controller not ready");
+        FEMU_GUEST_ERR(femu_doorbell_bad, qid, is_cq, val,
+                       "controller not ready");
         return;
     }
     if (qid > n->queues) {
@@ -359,7 +360,7 @@ static uint64_t femu_mmio_read(void *opaque, hwaddr addr, unsigned size)
     uint64_t val = 0;
 
     if (addr & (size - 1)) {
-        trace_femu_mmio_bad(addr, size, "misaligned read");
+        FEMU_GUEST_ERR(femu_mmio_bad, addr, size, "misaligned read");
         return 0;
     }
     if (addr + size <= offsetof(NvmeBar, cmbloc)) {
@@ -381,12 +382,13 @@ static void femu_mmio_write(void *opaque, hwaddr addr, uint64_t val,
 
     trace_femu_mmio_write(addr, val, size);
     if (addr & (size - 1)) {
-        trace_femu_mmio_bad(addr, size, "misaligned write");
+        FEMU_GUEST_ERR(femu_mmio_bad, addr, size, "misaligned write");
         return;
     }
     if (addr >= 0x1000) {
         if (size != 4) {
-            trace_femu_mmio_bad(addr, size, "doorbell write not 32-bit");
+            FEMU_GUEST_ERR(femu_mmio_bad, addr, size,
+                           "doorbell write not 32-bit");
             return;
         }
         femu_doorbell(n, addr, val);
@@ -431,7 +433,8 @@ static void femu_mmio_write(void *opaque, hwaddr addr, uint64_t val,
         /* CAP.NSSRS = 0: subsystem reset not supported, write ignored */
         break;
     default:
-        trace_femu_mmio_bad(addr, size, "read-only or reserved register");
+        FEMU_GUEST_ERR(femu_mmio_bad, addr, size,
+                       "read-only or reserved register");
         break;
     }
 }
