@@ -223,7 +223,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ieee[2] = 0x1d;
     id.mdts = n->mdts;
     id.cntlid = cpu_to_le16(n->instance);
-    id.ver = cpu_to_le32(n->bar.vs);
+    id.ver = n->bar.vs;              /* both little-endian */
     id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
     id.cntrltype = 1;               /* I/O controller */
     /* Directive Send/Receive with the Identify directive always */
