@@ -17,6 +17,11 @@
 #define FEMU_MODEL_NOSSD    "FEMU NoSSD Controller"
 #define FEMU_MODEL_ZNS      "FEMU ZNS-SSD Controller"
 #define FEMU_FW_REV         "1.0"
+/*
+ * Identify Namespace NSFEAT bits 5:4, OPTPERF = 01b: NPWG, NPWA, NPDG,
+ * NPDA and NOWS are valid (block/nvme.h names only both bits together)
+ */
+#define FEMU_NSFEAT_OPTPERF (1 << 4)
 
 /* Space-padded ASCII fields of Identify Controller (5.17.2.1). */
 static void femu_strpad(uint8_t *dst, size_t len, const char *src)
@@ -294,7 +299,7 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
     id->ncap = cpu_to_le64(n->ns_blocks);
     id->nuse = cpu_to_le64(nuse);
     /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
-    id->nsfeat = 1 << 4 | (n->ftl ? 1 : 0);
+    id->nsfeat = FEMU_NSFEAT_OPTPERF | (n->ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
     /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates.
@@ -355,7 +360,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             femu_fill_id_ns(n, (NvmeIdNs *)buf);
         } else if (c->cns == NVME_ID_CNS_CS_IND_NS) {
             NvmeIdNsInd *ind = (NvmeIdNsInd *)buf;
-            ind->nsfeat = 1 << 4;
+            ind->nsfeat = FEMU_NSFEAT_OPTPERF;
             ind->endgrpid = cpu_to_le16(femu_fdp_endgid(n));
             ind->nstat = 1;         /* namespace ready */
         }
@@ -407,10 +412,10 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             uint8_t *p = buf;
 
             femu_fill_id_ns(n, &id);
-            p[0] = 1; p[1] = NVME_NIDL_EUI64;
+            p[0] = NVME_NIDT_EUI64; p[1] = NVME_NIDL_EUI64;
             memcpy(p + 4, &id.eui64, 8);
             p += 4 + 8;
-            p[0] = 2; p[1] = NVME_NIDL_NGUID;
+            p[0] = NVME_NIDT_NGUID; p[1] = NVME_NIDL_NGUID;
             memcpy(p + 4, id.nguid, 16);
             p += 4 + 16;
             if (!qemu_uuid_is_null(&n->uuid)) {
@@ -418,7 +423,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
                 memcpy(p + 4, n->uuid.data, NVME_NIDL_UUID);
                 p += 4 + NVME_NIDL_UUID;
             }
-            p[0] = 4; p[1] = NVME_NIDL_CSI;
+            p[0] = NVME_NIDT_CSI; p[1] = NVME_NIDL_CSI;
             p[4] = femu_is_zns(n) ? NVME_CSI_ZONED : NVME_CSI_NVM;
         }
         break;
@@ -675,13 +680,21 @@ static uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     return NVME_SUCCESS;
 }
 
+/*
+ * The temperature is at or above the over-temperature threshold, or at
+ * or below an under-temperature threshold that is set (not 0): SMART
+ * critical warning bit 1, and an asynchronous event when enabled.
+ */
+bool femu_temp_warning(FemuCtrl *n)
+{
+    return n->temperature >= n->temp_thresh_hi ||
+           (n->temp_thresh_lo && n->temperature <= n->temp_thresh_lo);
+}
+
 static void femu_check_temperature(FemuCtrl *n)
 {
-    bool over = n->temperature >= n->temp_thresh_hi ||
-                (n->temp_thresh_lo && n->temperature <= n->temp_thresh_lo);
-
-    if (over && (NVME_AEC_SMART(n->feat_async_config) &
-                 NVME_SMART_TEMPERATURE)) {
+    if (femu_temp_warning(n) && (NVME_AEC_SMART(n->feat_async_config) &
+                                 NVME_SMART_TEMPERATURE)) {
         femu_aer_event(n, NVME_AER_TYPE_SMART,
                        NVME_AER_INFO_SMART_TEMP_THRESH, NVME_LOG_SMART_INFO);
     }

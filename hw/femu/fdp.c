@@ -40,7 +40,7 @@
 #define FDP_CTRATT          (NVME_CTRATT_ENDGRPS | NVME_CTRATT_FDPS)
 /* Handles: the FDP event's RUHID field is one byte (5.16.1.23). */
 #define FDP_MAX_NRUH        256
-/* Namespaces an FDP configuration supports (SPEC 3: 256). */
+/* Namespaces an FDP configuration supports (NNSS). */
 #define FDP_NNSS            256
 /* Events a 4 KiB FDP events log page holds after its 64-byte header. */
 #define FDP_MAX_EVENTS      63
@@ -81,8 +81,9 @@ typedef struct FemuFdp {
      * lasts as long as the device (QEMU process), like the current one.
      */
     uint8_t *evt_saved;
+    /* host events; the controller raises no controller events, so their
+     * log (LSP bit 0 = 0) is always empty */
     FdpEventRing host;
-    FdpEventRing ctrl;
 } FemuFdp;
 
 static FemuFdp *fdp_of(FemuCtrl *n)
@@ -353,17 +354,20 @@ static uint8_t *fdp_log_stats(FemuCtrl *n, size_t *len)
 static uint8_t *fdp_log_events(FemuCtrl *n, FemuFdp *f, bool host,
                                size_t *len)
 {
-    FdpEventRing *r = host ? &f->host : &f->ctrl;
+    FdpEventRing *r = &f->host;
     uint8_t *buf = g_malloc0(FDP_EVENTS_LOG_SIZE);
     NvmeFdpEventsLog *h = (NvmeFdpEventsLog *)buf;
     NvmeFdpEvent *ev = (NvmeFdpEvent *)(h + 1);
 
+    *len = FDP_EVENTS_LOG_SIZE;
     fdp_drain_events(n);
+    if (!host) {
+        return buf;             /* no controller events: none logged */
+    }
     h->num_events = cpu_to_le32(r->count);
     for (uint32_t i = 0; i < r->count; i++) {      /* oldest first */
         ev[i] = r->ev[(r->head + i) % FDP_MAX_EVENTS];
     }
-    *len = FDP_EVENTS_LOG_SIZE;
     return buf;
 }
 

@@ -63,8 +63,8 @@ static const PropertyInfo femu_prop_gc_policy = {
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
     if (n->gc_strategy != -1) {
-        /* gc_strategy is the numeric alias of gc_policy (SPEC 2.1);
-         * -1 (the default) means unset */
+        /* gc_strategy is the numeric alias of gc_policy; -1 (the
+         * default) means unset */
         if (n->gc_strategy < 0 || n->gc_strategy > FTL_GC_DCHOICE) {
             error_setg(errp, "gc_strategy=%d: must be 0 (greedy), "
                        "1 (cost-benefit), 2 (fifo), 3 (random) or "
@@ -392,8 +392,6 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->cq = g_new0(FemuCQ *, n->queues + 1);
     n->admin_bh = qemu_bh_new_guarded(femu_admin_bh, n,
                                       &DEVICE(n)->mem_reentrancy_guard);
-    n->irq_bh = qemu_bh_new_guarded(femu_irq_bh, n,
-                                    &DEVICE(n)->mem_reentrancy_guard);
 
     femu_init_pci(n, errp);
     if (*errp) {
@@ -420,7 +418,6 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
 fail_bh:
     femu_state_unrealize(n);
     qemu_bh_delete(n->admin_bh);
-    qemu_bh_delete(n->irq_bh);
     g_free(n->sq);
     g_free(n->cq);
     qemu_mutex_destroy(&n->ftl_lock);
@@ -446,7 +443,6 @@ static void femu_exit(PCIDevice *pdev)
     femu_pollers_stop(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);
-    qemu_bh_delete(n->irq_bh);
     g_free(n->sq);
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);

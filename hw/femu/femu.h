@@ -20,7 +20,9 @@
  * which never take the BQL while they hold a FEMU lock: they only touch
  * guest RAM (femu_dma_read/write: RAM or nothing, in one step), the
  * store, the FTL (under ftl_lock) and their own queues
- * (under FemuPoller.lock).  Interrupts are raised from a bottom half.
+ * (under FemuPoller.lock).  Interrupts are sent with the BQL held: at
+ * once for a CQE posted in the main loop, by the poller after it has
+ * dropped its own lock for the ones it posted (regs.c).
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -275,7 +277,6 @@ struct FemuCtrl {
     FemuCQ **cq;
     FemuPoller *pollers;
     QEMUBH *admin_bh;
-    QEMUBH *irq_bh;
     bool irq_level;
     bool irq_pending;       /* some CQ has irq_pending set by a poller */
     uint32_t intms;
@@ -351,7 +352,7 @@ bool femu_is_bbssd(FemuCtrl *n);
 void femu_regs_init(FemuCtrl *n);
 void femu_ctrl_reset(FemuCtrl *n);
 void femu_irq_schedule(FemuCQ *cq);
-void femu_irq_bh(void *opaque);
+void femu_irq_send(FemuCtrl *n);
 void femu_irq_flush(FemuCtrl *n);
 void femu_irq_update_pin(FemuCtrl *n);
 void femu_pci_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
@@ -395,6 +396,7 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
 void femu_aer_clear(FemuCtrl *n, uint8_t type);
 uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
 void femu_admin_ctrl_reset(FemuCtrl *n);
+bool femu_temp_warning(FemuCtrl *n);
 void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
                           uint8_t phase);
 
@@ -437,9 +439,8 @@ uint16_t femu_state_save_now(FemuCtrl *n);
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);
 void femu_store_fini(FemuStore *s);
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
-uint64_t femu_store_resident_bytes(FemuStore *s);
 
-/* fdp.c: Flexible Data Placement hooks (issue 5).  Without a subsystem
+/* fdp.c: Flexible Data Placement hooks.  Without a subsystem
  * with fdp=on every hook reports "not supported". */
 bool femu_fdp_realize(FemuCtrl *n, Error **errp);
 void femu_fdp_unrealize(FemuCtrl *n);

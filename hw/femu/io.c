@@ -222,7 +222,8 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
             femu_unmap(n, le64_to_cpu(range[i].slba), nlb);
         }
     }
-    femu_io_trace(n, req, le64_to_cpu(range[0].slba), nr);
+    /* the first range's LBA and the blocks of all ranges */
+    femu_io_trace(n, req, le64_to_cpu(range[0].slba), total);
     return NVME_SUCCESS;
 }
 

@@ -111,8 +111,7 @@ static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
     uint64_t hours = (get_clock() - n->start_ns) / NANOSECONDS_PER_SECOND /
                      3600;
 
-    if (n->temperature >= n->temp_thresh_hi ||
-        (n->temp_thresh_lo && n->temperature <= n->temp_thresh_lo)) {
+    if (femu_temp_warning(n)) {
         s->critical_warning |= NVME_SMART_TEMPERATURE;
     }
     s->temperature = cpu_to_le16(n->temperature);

@@ -212,9 +212,10 @@ static void femu_park_mask_update(FemuPoller *p, FemuCQ *cq)
 }
 
 /* Post a completion now; false if its CQ is full. */
-static bool femu_complete(FemuPoller *p, FemuPending *e, int64_t now)
+static bool femu_complete(FemuPoller *p, FemuPending *e)
 {
     FemuSQ *sq = e->sq;
+    int64_t now;
 
     if (!femu_cq_post(sq->cq, sq, e->cid, e->status, e->result)) {
         return false;
@@ -249,7 +250,7 @@ static bool femu_unpark(FemuPoller *p)
         FemuCQ *cq = e->sq->cq;
 
         seen[cq->cqid] = cq;
-        if (!test_bit(cq->cqid, blocked) && femu_complete(p, e, get_clock())) {
+        if (!test_bit(cq->cqid, blocked) && femu_complete(p, e)) {
             progress = true;
             continue;
         }
@@ -283,7 +284,7 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
             return progress;
         }
         if ((qatomic_read(&e->sq->cq->parked_mask) & femu_poller_bit(p)) ||
-            !femu_complete(p, e, now)) {
+            !femu_complete(p, e)) {
             femu_park(p, e);
         }
         femu_heap_pop(p);
@@ -345,7 +346,7 @@ static bool femu_fetch(FemuPoller *p)
             now = get_clock();
             if (!(e.due_ns <= now && !p->nheap &&
                   !(qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
-                  femu_complete(p, &e, now))) {
+                  femu_complete(p, &e))) {
                 femu_heap_push(p, &e);
             }
             femu_post_due(p, &next_due);
@@ -567,48 +568,14 @@ static bool femu_poller_set_rt(FemuCtrl *n, FemuPoller *p, Error **errp)
     return true;
 }
 
-void femu_pollers_start(FemuCtrl *n, Error **errp)
+/*
+ * Stop and join the first count pollers (the ones started) and free
+ * them all.  They must serve no SQ: stopped by femu_pollers_quiesce, or
+ * never given one (start-up failed).
+ */
+static void femu_pollers_join(FemuCtrl *n, uint32_t count)
 {
-    if (n->poller_rt > sched_get_priority_max(SCHED_FIFO)) {
-        error_setg(errp, "poller_rt=%u: must be 0 (off) or a SCHED_FIFO "
-                   "priority 1..%d", n->poller_rt,
-                   sched_get_priority_max(SCHED_FIFO));
-        return;
-    }
-    n->pollers = g_new0(FemuPoller, n->npollers);
-    for (uint32_t i = 0; i < n->npollers; i++) {
-        FemuPoller *p = &n->pollers[i];
-        char name[32];
-
-        p->n = n;
-        p->index = i;
-        p->irq_due_ns = INT64_MAX;
-        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
-        qemu_mutex_init(&p->lock);
-        if (event_notifier_init(&p->kick, 0)) {
-            error_setg(errp, "pollers: cannot create an eventfd");
-            n->npollers = i;
-            femu_pollers_stop(n);
-            return;
-        }
-        snprintf(name, sizeof(name), "femu-poller-%u", i);
-        qemu_thread_create(&p->thread, name, femu_poller_thread, p,
-                           QEMU_THREAD_JOINABLE);
-        if (!femu_poller_set_rt(n, p, errp)) {
-            n->npollers = i + 1;
-            femu_pollers_stop(n);
-            return;
-        }
-    }
-}
-
-void femu_pollers_stop(FemuCtrl *n)
-{
-    if (!n->pollers) {
-        return;
-    }
-    femu_pollers_quiesce(n);
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         FemuPoller *p = &n->pollers[i];
         bool locked = bql_locked();
 
@@ -629,6 +596,49 @@ void femu_pollers_stop(FemuCtrl *n)
     }
     g_free(n->pollers);
     n->pollers = NULL;
+}
+
+void femu_pollers_start(FemuCtrl *n, Error **errp)
+{
+    if (n->poller_rt > sched_get_priority_max(SCHED_FIFO)) {
+        error_setg(errp, "poller_rt=%u: must be 0 (off) or a SCHED_FIFO "
+                   "priority 1..%d", n->poller_rt,
+                   sched_get_priority_max(SCHED_FIFO));
+        return;
+    }
+    n->pollers = g_new0(FemuPoller, n->npollers);
+    for (uint32_t i = 0; i < n->npollers; i++) {
+        FemuPoller *p = &n->pollers[i];
+        char name[32];
+
+        p->n = n;
+        p->index = i;
+        p->irq_due_ns = INT64_MAX;
+        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
+        qemu_mutex_init(&p->lock);
+        if (event_notifier_init(&p->kick, 0)) {
+            error_setg(errp, "pollers: cannot create an eventfd");
+            qemu_mutex_destroy(&p->lock);
+            femu_pollers_join(n, i);
+            return;
+        }
+        snprintf(name, sizeof(name), "femu-poller-%u", i);
+        qemu_thread_create(&p->thread, name, femu_poller_thread, p,
+                           QEMU_THREAD_JOINABLE);
+        if (!femu_poller_set_rt(n, p, errp)) {
+            femu_pollers_join(n, i + 1);
+            return;
+        }
+    }
+}
+
+void femu_pollers_stop(FemuCtrl *n)
+{
+    if (!n->pollers) {
+        return;
+    }
+    femu_pollers_quiesce(n);
+    femu_pollers_join(n, n->npollers);
 }
 
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)

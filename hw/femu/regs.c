@@ -43,7 +43,7 @@ void femu_irq_schedule(FemuCQ *cq)
 {
     qatomic_set(&cq->irq_pending, true);
     if (bql_locked()) {
-        femu_irq_bh(cq->n);
+        femu_irq_send(cq->n);
     } else {
         qatomic_set(&cq->n->irq_pending, true);
     }
@@ -53,7 +53,7 @@ void femu_irq_schedule(FemuCQ *cq)
  * The guest may aim an MSI-X table entry at this controller's own BAR:
  * each interrupt is then a write to its registers (CC.EN = 0: a reset
  * that frees the queues) from inside the loop that sends them.  From
- * the main loop (MMIO handlers, the admin and interrupt bottom halves)
+ * the main loop (MMIO handlers, the admin bottom half)
  * QEMU's memory core refuses such a re-entrant access, since the
  * device's re-entrancy guard is engaged there; a poller sends its
  * interrupts from its own thread, so it engages the same guard.  The
@@ -70,7 +70,7 @@ void femu_irq_flush(FemuCtrl *n)
     bql_lock();
     engaged = guard->engaged_in_io;
     guard->engaged_in_io = true;
-    femu_irq_bh(n);
+    femu_irq_send(n);
     guard->engaged_in_io = engaged;
     bql_unlock();
 }
@@ -105,9 +105,9 @@ void femu_irq_update_pin(FemuCtrl *n)
     }
 }
 
-void femu_irq_bh(void *opaque)
+/* BQL held: signal every CQ marked irq_pending, then the pin. */
+void femu_irq_send(FemuCtrl *n)
 {
-    FemuCtrl *n = opaque;
     PCIDevice *pdev = PCI_DEVICE(n);
 
     if (!n->cq) {
