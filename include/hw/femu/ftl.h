@@ -126,7 +126,7 @@ struct ftl_fdp_event {
 
 struct ftl;
 
-/* Fill *cfg with the SPEC 2.1 defaults. */
+/* Fill *cfg with the defaults (those of the femu device's properties). */
 void ftl_config_default(struct ftl_config *cfg);
 
 /* gc_policy names: "greedy", "cost-benefit", "fifo", "random",
@@ -176,7 +176,11 @@ void ftl_prefetch(const struct ftl *ftl, uint64_t slba);
  * partly covered page keeps its mapping: it still holds other blocks'
  * data; the caller zeroes the data store).  Takes no NAND time. */
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
-/* Background GC after a request (SPEC 2.3). */
+/*
+ * Background GC after a request: with gc_thres_pcent of the lines in
+ * use, collect the policy's victim if at least 1/8 of its pages are
+ * invalid.
+ */
 void ftl_background_gc(struct ftl *ftl, uint64_t now_ns);
 
 /* Run-time controls (admin opcode 0xEF). */
