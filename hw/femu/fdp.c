@@ -189,7 +189,7 @@ void femu_fdp_fill_cfg(FemuCtrl *n, struct ftl_config *cfg)
     FemuFdp *f = fdp_of(n);
 
     cfg->fdp_nruh = f ? f->nruh : 0;
-    cfg->fdp_nru = f ? f->nru : 128;
+    cfg->fdp_nru = f ? f->nru : FTL_DEFAULT_FDP_NRU;
 }
 
 uint32_t femu_fdp_ctratt(FemuCtrl *n)

@@ -37,13 +37,7 @@ bool femu_is_bbssd(FemuCtrl *n)
  * default); the values are the FTL's, which are also the gc_strategy
  * numeric aliases.
  */
-static const char *const femu_gc_policy_names[] = {
-    [FTL_GC_GREEDY] = "greedy",
-    [FTL_GC_COST_BENEFIT] = "cost-benefit",
-    [FTL_GC_FIFO] = "fifo",
-    [FTL_GC_RANDOM] = "random",
-    [FTL_GC_DCHOICE] = "d-choice",
-};
+static const char *const femu_gc_policy_names[] = FTL_GC_POLICY_NAMES;
 
 static const QEnumLookup femu_gc_policy_lookup = {
     .array = femu_gc_policy_names,
@@ -78,53 +72,30 @@ static bool femu_parse_gc(FemuCtrl *n, Error **errp)
     return true;
 }
 
-/* Namespace size for femu_mode=2, where there is no FTL to ask. */
+/*
+ * Namespace size for femu_mode=2: the FTL's geometry checks and sizing
+ * rule, without an FTL.  With op_pcent unset the namespace need not fit
+ * the NAND (nothing is stored in it): devsz_mb only has a bound of its
+ * own.
+ */
+#define FEMU_NOSSD_MAX_DEVSZ_MB (64 * MiB)
+
 static bool femu_nossd_size(FemuCtrl *n, Error **errp)
 {
     struct ftl_config *c = &n->cfg;
-    uint64_t nand;
+    char err[256];
 
-    if (!c->nchs || !c->luns_per_ch || !c->pls_per_lun || !c->blks_per_pl ||
-        !c->pgs_per_blk || !c->secs_per_pg) {
-        error_setg(errp, "nchs, luns_per_ch, pls_per_lun, blks_per_pl, "
-                   "pgs_per_blk and secs_per_pg must be non-zero");
+    if (ftl_config_check_geometry(c, err, sizeof(err))) {
+        error_setg(errp, "%s", err);
         return false;
     }
-    /* the FTL's bound (32-bit page numbers): without it the product can
-     * wrap and op_pcent would size the namespace from garbage */
-    nand = c->nchs;
-    for (uint32_t v, i = 0; i < 4; i++) {
-        v = i == 0 ? c->luns_per_ch : i == 1 ? c->pls_per_lun :
-            i == 2 ? c->blks_per_pl : c->pgs_per_blk;
-        if (nand > (UINT32_MAX - 1) / v) {
-            error_setg(errp, "nchs x luns_per_ch x pls_per_lun x "
-                       "blks_per_pl x pgs_per_blk: must be at most %u NAND "
-                       "pages", UINT32_MAX - 1);
-            return false;
-        }
-        nand *= v;
-    }
-    if (c->secs_per_pg > 1024) {
-        error_setg(errp, "secs_per_pg=%u: must be at most 1024",
-                   c->secs_per_pg);
+    if (c->op_pcent < 0 &&
+        (!c->devsz_mb || c->devsz_mb > FEMU_NOSSD_MAX_DEVSZ_MB)) {
+        error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
+                   c->devsz_mb, (uint64_t)FEMU_NOSSD_MAX_DEVSZ_MB);
         return false;
     }
-    if (c->op_pcent < -1) {
-        error_setg(errp, "op_pcent=%d: must be 0 or more", c->op_pcent);
-        return false;
-    }
-    nand = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
-           c->blks_per_pl * c->pgs_per_blk * c->secs_per_pg * 512;
-    if (c->op_pcent >= 0) {
-        n->ns_blocks = nand * 100 / (100 + (uint64_t)c->op_pcent) / c->secsz;
-    } else {
-        if (!c->devsz_mb || c->devsz_mb > 64 * MiB) {
-            error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
-                       c->devsz_mb, (uint64_t)64 * MiB);
-            return false;
-        }
-        n->ns_blocks = c->devsz_mb * MiB / c->secsz;
-    }
+    n->ns_blocks = ftl_cfg_ns_blocks(c);
     if (!n->ns_blocks) {
         error_setg(errp, "devsz_mb/op_pcent give an empty namespace");
         return false;
@@ -169,10 +140,6 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
         error_setg(errp, "femu_mode=%u is not implemented; use 1 "
                    "(BlackBox SSD), 2 (NoSSD) or 3 (Zoned Namespace SSD)",
                    n->femu_mode);
-        return false;
-    }
-    if (n->cfg.secsz != 512 && n->cfg.secsz != 4096) {
-        error_setg(errp, "secsz=%u: must be 512 or 4096", n->cfg.secsz);
         return false;
     }
     if (!n->queues || n->queues > FEMU_MAX_IOQPAIRS) {
@@ -466,32 +433,42 @@ static void femu_pci_reset(DeviceState *dev)
 
 static const Property femu_props[] = {
     DEFINE_PROP_UINT32("femu_mode", FemuCtrl, femu_mode, FEMU_MODE_BBSSD),
-    /* geometry */
-    DEFINE_PROP_UINT32("nchs", FemuCtrl, cfg.nchs, 8),
-    DEFINE_PROP_UINT32("luns_per_ch", FemuCtrl, cfg.luns_per_ch, 8),
-    DEFINE_PROP_UINT32("pls_per_lun", FemuCtrl, cfg.pls_per_lun, 1),
-    DEFINE_PROP_UINT32("blks_per_pl", FemuCtrl, cfg.blks_per_pl, 256),
-    DEFINE_PROP_UINT32("pgs_per_blk", FemuCtrl, cfg.pgs_per_blk, 256),
-    DEFINE_PROP_UINT32("secsz", FemuCtrl, cfg.secsz, 512),
-    DEFINE_PROP_UINT32("secs_per_pg", FemuCtrl, cfg.secs_per_pg, 8),
-    /* sizing */
-    DEFINE_PROP_UINT64("devsz_mb", FemuCtrl, cfg.devsz_mb, 1024),
-    DEFINE_PROP_INT32("op_pcent", FemuCtrl, cfg.op_pcent, -1),
-    /* NAND timing, ns */
-    DEFINE_PROP_UINT64("pg_rd_lat", FemuCtrl, cfg.pg_rd_lat, 40000),
-    DEFINE_PROP_UINT64("pg_wr_lat", FemuCtrl, cfg.pg_wr_lat, 200000),
-    DEFINE_PROP_UINT64("blk_er_lat", FemuCtrl, cfg.blk_er_lat, 2000000),
-    DEFINE_PROP_UINT64("ch_xfer_lat", FemuCtrl, cfg.ch_xfer_lat, 0),
-    /* GC */
-    DEFINE_PROP_UINT32("gc_thres_pcent", FemuCtrl, cfg.gc_thres_pcent, 75),
+    /* geometry, sizing, NAND timing (ns) and GC: the FTL's defaults */
+    DEFINE_PROP_UINT32("nchs", FemuCtrl, cfg.nchs, FTL_DEFAULT_NCHS),
+    DEFINE_PROP_UINT32("luns_per_ch", FemuCtrl, cfg.luns_per_ch,
+                       FTL_DEFAULT_LUNS_PER_CH),
+    DEFINE_PROP_UINT32("pls_per_lun", FemuCtrl, cfg.pls_per_lun,
+                       FTL_DEFAULT_PLS_PER_LUN),
+    DEFINE_PROP_UINT32("blks_per_pl", FemuCtrl, cfg.blks_per_pl,
+                       FTL_DEFAULT_BLKS_PER_PL),
+    DEFINE_PROP_UINT32("pgs_per_blk", FemuCtrl, cfg.pgs_per_blk,
+                       FTL_DEFAULT_PGS_PER_BLK),
+    DEFINE_PROP_UINT32("secsz", FemuCtrl, cfg.secsz, FTL_DEFAULT_SECSZ),
+    DEFINE_PROP_UINT32("secs_per_pg", FemuCtrl, cfg.secs_per_pg,
+                       FTL_DEFAULT_SECS_PER_PG),
+    DEFINE_PROP_UINT64("devsz_mb", FemuCtrl, cfg.devsz_mb,
+                       FTL_DEFAULT_DEVSZ_MB),
+    DEFINE_PROP_INT32("op_pcent", FemuCtrl, cfg.op_pcent,
+                      FTL_DEFAULT_OP_PCENT),
+    DEFINE_PROP_UINT64("pg_rd_lat", FemuCtrl, cfg.pg_rd_lat,
+                       FTL_DEFAULT_PG_RD_LAT),
+    DEFINE_PROP_UINT64("pg_wr_lat", FemuCtrl, cfg.pg_wr_lat,
+                       FTL_DEFAULT_PG_WR_LAT),
+    DEFINE_PROP_UINT64("blk_er_lat", FemuCtrl, cfg.blk_er_lat,
+                       FTL_DEFAULT_BLK_ER_LAT),
+    DEFINE_PROP_UINT64("ch_xfer_lat", FemuCtrl, cfg.ch_xfer_lat,
+                       FTL_DEFAULT_CH_XFER_LAT),
+    DEFINE_PROP_UINT32("gc_thres_pcent", FemuCtrl, cfg.gc_thres_pcent,
+                       FTL_DEFAULT_GC_THRES_PCENT),
     DEFINE_PROP_UINT32("gc_thres_pcent_high", FemuCtrl,
-                       cfg.gc_thres_pcent_high, 95),
-    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, gc_policy, FTL_GC_GREEDY,
-                       femu_prop_gc_policy, int),
+                       cfg.gc_thres_pcent_high,
+                       FTL_DEFAULT_GC_THRES_PCENT_HIGH),
+    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, gc_policy,
+                       FTL_DEFAULT_GC_POLICY, femu_prop_gc_policy, int),
     DEFINE_PROP_INT32("gc_strategy", FemuCtrl, gc_strategy, -1),
     DEFINE_PROP_BOOL("hot_cold_sep", FemuCtrl, cfg.hot_cold_sep, false),
     DEFINE_PROP_BOOL("gc_own_line", FemuCtrl, cfg.gc_own_line, false),
-    DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, 1),
+    DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, FTL_DEFAULT_SEED),
     /* controller */
     DEFINE_PROP_STRING("serial", FemuCtrl, serial),
     DEFINE_PROP_UINT32("queues", FemuCtrl, queues, 8),
@@ -656,7 +633,7 @@ static void femu_subsys_realize(DeviceState *dev, Error **errp)
 static const Property femu_subsys_props[] = {
     DEFINE_PROP_BOOL("fdp", FemuSubsys, fdp, false),
     DEFINE_PROP_UINT32("fdp.nruh", FemuSubsys, fdp_nruh, 0),
-    DEFINE_PROP_UINT32("fdp.nru", FemuSubsys, fdp_nru, 128),
+    DEFINE_PROP_UINT32("fdp.nru", FemuSubsys, fdp_nru, FTL_DEFAULT_FDP_NRU),
 };
 
 static void femu_subsys_class_init(ObjectClass *oc, void *data)
