@@ -69,7 +69,7 @@ typedef struct FdpEventRing {
     uint32_t count;
 } FdpEventRing;
 
-typedef struct FemuFdp {
+struct FemuFdp {
     uint32_t nruh;
     uint32_t nru;       /* reclaim units in use: min(fdp.nru, lines) */
     /* per handle: bit k set = event type fdp_evt_types[k] enabled */
@@ -84,7 +84,7 @@ typedef struct FemuFdp {
     /* host events; the controller raises no controller events, so their
      * log (LSP bit 0 = 0) is always empty */
     FdpEventRing host;
-} FemuFdp;
+};
 
 static FemuFdp *fdp_of(FemuCtrl *n)
 {

@@ -110,6 +110,7 @@ typedef struct FemuLatHist {
 
 typedef struct FemuCtrl FemuCtrl;
 typedef struct FemuPoller FemuPoller;
+typedef struct FemuFdp FemuFdp;     /* fdp.c */
 
 typedef struct FemuSubsys {
     DeviceState parent_obj;
@@ -340,7 +341,7 @@ struct FemuCtrl {
     FemuLatHist lat_irq;
 
     /* FDP state (fdp.c); NULL when the controller has no FDP */
-    void *fdp;
+    FemuFdp *fdp;
 
     Notifier exit_notifier; /* stops the pollers when QEMU exits */
 };
@@ -402,6 +403,8 @@ void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
 
 /* log.c */
 uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd);
+void femu_lat_record(FemuLatHist *h, int64_t late_ns);
+void femu_lat_reset(FemuCtrl *n);
 
 /* io.c */
 void femu_io_exec(FemuCtrl *n, FemuReq *req);
@@ -420,11 +423,7 @@ void femu_pollers_lock_all(FemuCtrl *n);
 void femu_ftl_lock(FemuCtrl *n);
 void femu_ftl_lock_main(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
-void femu_lat_record(FemuLatHist *h, int64_t late_ns);
-void femu_lat_reset(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
-int femu_lat_bucket(uint64_t ns);
-uint64_t femu_lat_bucket_low(int b);
 
 /* state.c */
 bool femu_state_realize(FemuCtrl *n, Error **errp);

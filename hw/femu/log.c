@@ -38,6 +38,74 @@ static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
     log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
 }
 
+/*
+ * Completion lateness histograms (C1h): the pollers record into them
+ * (femu_lat_record), this page reads them.
+ */
+/* Histogram bucket of a lateness (log-linear, see FEMU_LAT_BUCKETS). */
+static int femu_lat_bucket(uint64_t ns)
+{
+    int e;
+
+    if (ns < FEMU_LAT_SUB) {
+        return ns;
+    }
+    e = 63 - clz64(ns);
+    if (e >= FEMU_LAT_MAX_BITS) {
+        return FEMU_LAT_BUCKETS - 1;
+    }
+    return FEMU_LAT_SUB + (e - FEMU_LAT_SUB_BITS) * FEMU_LAT_SUB +
+           ((ns >> (e - FEMU_LAT_SUB_BITS)) & (FEMU_LAT_SUB - 1));
+}
+
+/* Smallest lateness that falls into bucket b. */
+static uint64_t femu_lat_bucket_low(int b)
+{
+    int k, e;
+
+    if (b < FEMU_LAT_SUB) {
+        return b;
+    }
+    k = b - FEMU_LAT_SUB;
+    e = FEMU_LAT_SUB_BITS + k / FEMU_LAT_SUB;
+    return (uint64_t)(FEMU_LAT_SUB + k % FEMU_LAT_SUB) <<
+           (e - FEMU_LAT_SUB_BITS);
+}
+
+void femu_lat_record(FemuLatHist *h, int64_t late_ns)
+{
+    uint64_t v = late_ns < 0 ? 0 : late_ns;
+    uint64_t max;
+
+    qatomic_inc(&h->bucket[femu_lat_bucket(v)]);
+    qatomic_inc(&h->count);
+    qatomic_add(&h->sum_ns, v);
+    max = qatomic_read(&h->max_ns);
+    while (v > max) {
+        uint64_t old = qatomic_cmpxchg(&h->max_ns, max, v);
+        if (old == max) {
+            break;
+        }
+        max = old;
+    }
+}
+
+/* FEMU_CTRL_RESET_COUNTERS: the histograms restart (racing updates
+ * may survive). */
+void femu_lat_reset(FemuCtrl *n)
+{
+    FemuLatHist *hs[] = { &n->lat_cqe, &n->lat_irq };
+
+    for (int i = 0; i < ARRAY_SIZE(hs); i++) {
+        for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
+            qatomic_set(&hs[i]->bucket[b], 0);
+        }
+        qatomic_set(&hs[i]->count, 0);
+        qatomic_set(&hs[i]->sum_ns, 0);
+        qatomic_set(&hs[i]->max_ns, 0);
+    }
+}
+
 /* Upper bound of the q-quantile (num/den) of a histogram snapshot. */
 static uint64_t femu_lat_quantile(const uint64_t *hist, uint64_t count,
                                   uint64_t max, uint64_t num, uint64_t den)

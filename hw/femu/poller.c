@@ -60,69 +60,6 @@
  * this long for its interrupt (batching saves BQL round trips) */
 #define FEMU_IRQ_BATCH_NS   2000
 
-/* Histogram bucket of a lateness (log-linear, see FEMU_LAT_BUCKETS). */
-int femu_lat_bucket(uint64_t ns)
-{
-    int e;
-
-    if (ns < FEMU_LAT_SUB) {
-        return ns;
-    }
-    e = 63 - clz64(ns);
-    if (e >= FEMU_LAT_MAX_BITS) {
-        return FEMU_LAT_BUCKETS - 1;
-    }
-    return FEMU_LAT_SUB + (e - FEMU_LAT_SUB_BITS) * FEMU_LAT_SUB +
-           ((ns >> (e - FEMU_LAT_SUB_BITS)) & (FEMU_LAT_SUB - 1));
-}
-
-/* Smallest lateness that falls into bucket b. */
-uint64_t femu_lat_bucket_low(int b)
-{
-    int k, e;
-
-    if (b < FEMU_LAT_SUB) {
-        return b;
-    }
-    k = b - FEMU_LAT_SUB;
-    e = FEMU_LAT_SUB_BITS + k / FEMU_LAT_SUB;
-    return (uint64_t)(FEMU_LAT_SUB + k % FEMU_LAT_SUB) <<
-           (e - FEMU_LAT_SUB_BITS);
-}
-
-void femu_lat_record(FemuLatHist *h, int64_t late_ns)
-{
-    uint64_t v = late_ns < 0 ? 0 : late_ns;
-    uint64_t max;
-
-    qatomic_inc(&h->bucket[femu_lat_bucket(v)]);
-    qatomic_inc(&h->count);
-    qatomic_add(&h->sum_ns, v);
-    max = qatomic_read(&h->max_ns);
-    while (v > max) {
-        uint64_t old = qatomic_cmpxchg(&h->max_ns, max, v);
-        if (old == max) {
-            break;
-        }
-        max = old;
-    }
-}
-
-/* 0xEF code 5: the histograms restart (racing updates may survive). */
-void femu_lat_reset(FemuCtrl *n)
-{
-    FemuLatHist *hs[] = { &n->lat_cqe, &n->lat_irq };
-
-    for (int i = 0; i < ARRAY_SIZE(hs); i++) {
-        for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
-            qatomic_set(&hs[i]->bucket[b], 0);
-        }
-        qatomic_set(&hs[i]->count, 0);
-        qatomic_set(&hs[i]->sum_ns, 0);
-        qatomic_set(&hs[i]->max_ns, 0);
-    }
-}
-
 /* min-heap of pending completions, keyed by (due_ns, seq) */
 static bool femu_pend_less(const FemuPending *a, const FemuPending *b)
 {
