@@ -6,7 +6,9 @@
  *   regs.c    BAR0 registers, doorbells, enable/disable/reset, interrupts
  *   queues.c  SQ/CQ objects, completion posting, shadow doorbells
  *   prp.c     PRP / PRP-list walking and guest-RAM checks
- *   admin.c   admin command set (Identify, features, queues, ...)
+ *   admin.c   admin command set (Identify, queues, directives, 0xEF, ...)
+ *   features.c  Get/Set Features, Timestamp, Host Behavior Support
+ *   events.c  error information log, asynchronous events
  *   log.c     Get Log Page (error, SMART, FW slot, effects, C0h, C1h)
  *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM)
  *   poller.c  poller threads and the time-ordered completion queues
@@ -224,6 +226,31 @@ typedef struct FemuAerEvent {
 
 #define FEMU_AER_QUEUED_MAX 16
 
+/* Composite temperature thresholds (Identify WCTEMP, CCTEMP), kelvin */
+#define FEMU_WCTEMP             343     /* 70 C */
+#define FEMU_CCTEMP             373     /* 100 C */
+
+/*
+ * Feature values (NVMe 2.0 5.27.1) that Set Features changes and a
+ * Controller Level Reset restores (features.c); the Timestamp, which
+ * runs, is apart.
+ */
+typedef struct FemuFeatures {
+    uint32_t arbitration;
+    uint32_t power_mgmt;
+    uint16_t temp_thresh_hi;        /* kelvin */
+    uint16_t temp_thresh_lo;
+    uint32_t err_rec;
+    uint32_t vwc;
+    uint32_t int_coalescing;
+    uint32_t write_atomicity;
+    uint32_t async_config;
+    /* Interrupt Vector Configuration: CD cleared by the host, per vector */
+    uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
+    bool nq_set;
+    NvmeHostBehaviorSupport hbs;    /* FID 16h */
+} FemuFeatures;
+
 struct FemuCtrl {
     PCIDevice parent_obj;
 
@@ -290,27 +317,14 @@ struct FemuCtrl {
     uint64_t dbbuf_dbs;
     uint64_t dbbuf_eis;
 
-    /* features (NVMe 2.0 5.27.1) */
-    uint32_t feat_arbitration;
-    uint32_t feat_power_mgmt;
-    uint16_t temp_thresh_hi;
-    uint16_t temp_thresh_lo;
+    FemuFeatures feat;
     uint16_t temperature;   /* kelvin */
-    uint32_t feat_err_rec;
-    uint32_t feat_vwc;
-    uint32_t feat_int_coalescing;
-    uint32_t feat_write_atomicity;
-    uint32_t feat_async_config;
-    /* Interrupt Vector Configuration: CD cleared by the host, per vector */
-    uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
-    bool nq_set;
     /* Timestamp (FID 0Eh): ts_base_ms at QEMU_CLOCK_VIRTUAL ts_at_ms */
     uint64_t ts_base_ms;
     int64_t ts_at_ms;
     bool ts_host_set;       /* origin 001b: set by Set Features */
     bool ts_stopped;        /* the VM stopped since: Synch = 1 */
     VMChangeStateEntry *vm_state;
-    NvmeHostBehaviorSupport hbs;    /* FID 16h */
 
     /* asynchronous events */
     uint16_t aer_cids[FEMU_AERL + 1];
@@ -391,15 +405,25 @@ uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
 
 /* admin.c */
 void femu_admin_bh(void *opaque);
-void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log);
+uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
+
+/* features.c: Get/Set Features, Timestamp, Host Behavior Support */
+uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
+uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
+void femu_features_reset(FemuCtrl *n);
+bool femu_temp_warning(FemuCtrl *n);
+
+/* events.c: error information log, asynchronous events */
 void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
                        uint16_t status);
-void femu_aer_clear(FemuCtrl *n, uint8_t type);
-uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
-void femu_admin_ctrl_reset(FemuCtrl *n);
-bool femu_temp_warning(FemuCtrl *n);
 void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
                           uint8_t phase);
+void femu_error_log_fill(FemuCtrl *n, NvmeErrorLog *out);
+uint64_t femu_error_count(FemuCtrl *n);
+void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log);
+void femu_aer_clear(FemuCtrl *n, uint8_t type);
+uint16_t femu_aer_request(FemuCtrl *n, NvmeCmd *cmd);
+void femu_aer_reset(FemuCtrl *n);
 
 /* log.c */
 uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd);

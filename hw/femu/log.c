@@ -194,21 +194,7 @@ static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
         cpu_to_le64(qatomic_read(&n->host_write_cmds));
     s->power_cycles[0] = cpu_to_le64(1);
     s->power_on_hours[0] = cpu_to_le64(hours);
-    qemu_mutex_lock(&n->err_lock);
-    s->number_of_error_log_entries[0] = cpu_to_le64(n->error_count);
-    qemu_mutex_unlock(&n->err_lock);
-}
-
-static void femu_log_error(FemuCtrl *n, uint8_t *buf)
-{
-    NvmeErrorLog *out = (NvmeErrorLog *)buf;
-
-    /* newest first; entries never written stay zero (error count 0) */
-    qemu_mutex_lock(&n->err_lock);
-    for (int i = 0; i <= FEMU_ELPE && (uint64_t)i < n->error_count; i++) {
-        out[i] = n->errlog[(n->error_count - i) % (FEMU_ELPE + 1)];
-    }
-    qemu_mutex_unlock(&n->err_lock);
+    s->number_of_error_log_entries[0] = cpu_to_le64(femu_error_count(n));
 }
 
 static void femu_log_fw(FemuCtrl *n, uint8_t *buf)
@@ -264,7 +250,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     case NVME_LOG_ERROR_INFO:
         size = (FEMU_ELPE + 1) * sizeof(NvmeErrorLog);
         page = g_malloc0(size);
-        femu_log_error(n, page);
+        femu_error_log_fill(n, (NvmeErrorLog *)page);
         aer_type = NVME_AER_TYPE_ERROR;
         break;
     case NVME_LOG_SMART_INFO:

@@ -137,23 +137,10 @@ void femu_ctrl_reset(FemuCtrl *n)
     femu_queues_free_all(n);
     n->dbbuf_dbs = 0;
     n->dbbuf_eis = 0;
-    n->naer = 0;
-    n->naer_queued = 0;
-    n->aer_mask = 0;
-    n->nq_set = false;
-    n->feat_arbitration = NVME_ARB_AB_NOLIMIT;  /* = Get Features default */
-    n->feat_power_mgmt = 0;
-    n->temp_thresh_hi = 343;   /* 70 C: the warning threshold (WCTEMP) */
-    n->temp_thresh_lo = 0;
-    n->feat_err_rec = 0;
-    n->feat_vwc = 1;
-    n->feat_int_coalescing = 0;
-    n->feat_write_atomicity = 0;
-    n->feat_async_config = 0;
-    memset(n->ivc_cd_clear, 0, sizeof(n->ivc_cd_clear));
+    femu_aer_reset(n);
     n->intms = 0;
     femu_fdp_ctrl_reset(n);
-    femu_admin_ctrl_reset(n);   /* Timestamp, Host Behavior Support */
+    femu_features_reset(n);
     if (n->irq_level) {
         n->irq_level = false;
         pci_set_irq(PCI_DEVICE(n), 0);

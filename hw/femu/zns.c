@@ -471,7 +471,7 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
     }
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_fail_zone(zone, how, first);
-    if (first && FEMU_AEC_ZDCN(n->feat_async_config)) {
+    if (first && FEMU_AEC_ZDCN(n->feat.async_config)) {
         femu_aer_event(n, NVME_AER_TYPE_NOTICE,
                        FEMU_AER_INFO_ZONE_DESCR_CHANGED,
                        FEMU_LOG_CHANGED_ZONES);
