@@ -48,7 +48,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ieee[0] = 0x1d;
     id.ieee[1] = 0x1d;
     id.ieee[2] = 0x1d;
-    id.mdts = n->mdts;
+    id.mdts = n->params.mdts;
     id.cntlid = cpu_to_le16(n->instance);
     id.ver = n->bar.vs;              /* both little-endian */
     id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
@@ -85,7 +85,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.cqes = (FEMU_CQES << 4) | FEMU_CQES;
     /* a queue of mqes + 1 entries; MAXCMD is 16 bits: mqes=65535 would
      * wrap to 0 */
-    id.maxcmd = cpu_to_le16(MIN((uint32_t)n->mqes + 1, UINT16_MAX));
+    id.maxcmd = cpu_to_le16(MIN((uint32_t)n->params.mqes + 1, UINT16_MAX));
     id.nn = cpu_to_le32(1);
     id.oncs = cpu_to_le16(NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES |
                           NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP);
@@ -240,9 +240,9 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             p[0] = NVME_NIDT_NGUID; p[1] = NVME_NIDL_NGUID;
             memcpy(p + 4, id.nguid, 16);
             p += 4 + 16;
-            if (!qemu_uuid_is_null(&n->uuid)) {
+            if (!qemu_uuid_is_null(&n->params.uuid)) {
                 p[0] = NVME_NIDT_UUID; p[1] = NVME_NIDL_UUID;
-                memcpy(p + 4, n->uuid.data, NVME_NIDL_UUID);
+                memcpy(p + 4, n->params.uuid.data, NVME_NIDL_UUID);
                 p += 4 + NVME_NIDL_UUID;
             }
             p[0] = NVME_NIDT_CSI; p[1] = NVME_NIDL_CSI;
@@ -278,19 +278,19 @@ static uint16_t femu_create_cq(FemuCtrl *n, NvmeCmd *cmd)
     uint64_t addr = le64_to_cpu(c->prp1);
 
     trace_femu_create_cq(cqid, size, vector, NVME_CQ_FLAGS_IEN(flags));
-    if (!cqid || cqid > n->queues || n->cq[cqid]) {
-        FEMU_GUEST_ERR(femu_create_q_bad_qid, true, cqid, n->queues);
+    if (!cqid || cqid > n->params.queues || n->cq[cqid]) {
+        FEMU_GUEST_ERR(femu_create_q_bad_qid, true, cqid, n->params.queues);
         return NVME_INVALID_QID | NVME_DNR;
     }
-    if (size < 2 || size > (uint32_t)n->mqes + 1) {
-        FEMU_GUEST_ERR(femu_create_q_bad_size, true, size, n->mqes + 1);
+    if (size < 2 || size > (uint32_t)n->params.mqes + 1) {
+        FEMU_GUEST_ERR(femu_create_q_bad_size, true, size, n->params.mqes + 1);
         return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
     }
     if (!NVME_CQ_FLAGS_PC(flags)) {
         FEMU_GUEST_ERR(femu_create_q_not_contiguous, true, cqid);
         return NVME_INVALID_FIELD | NVME_DNR;   /* CAP.CQR = 1 */
     }
-    if (vector > n->queues ||
+    if (vector > n->params.queues ||
         (vector && !msix_enabled(PCI_DEVICE(n)))) {
         FEMU_GUEST_ERR(femu_create_cq_bad_vector, cqid, vector,
                        msix_enabled(PCI_DEVICE(n)));
@@ -318,16 +318,16 @@ static uint16_t femu_create_sq(FemuCtrl *n, NvmeCmd *cmd)
     uint64_t addr = le64_to_cpu(c->prp1);
 
     trace_femu_create_sq(sqid, size, cqid);
-    if (!sqid || sqid > n->queues || n->sq[sqid]) {
-        FEMU_GUEST_ERR(femu_create_q_bad_qid, false, sqid, n->queues);
+    if (!sqid || sqid > n->params.queues || n->sq[sqid]) {
+        FEMU_GUEST_ERR(femu_create_q_bad_qid, false, sqid, n->params.queues);
         return NVME_INVALID_QID | NVME_DNR;
     }
-    if (!cqid || cqid > n->queues || !n->cq[cqid]) {
+    if (!cqid || cqid > n->params.queues || !n->cq[cqid]) {
         FEMU_GUEST_ERR(femu_create_sq_bad_cqid, sqid, cqid);
         return NVME_INVALID_CQID | NVME_DNR;
     }
-    if (size < 2 || size > (uint32_t)n->mqes + 1) {
-        FEMU_GUEST_ERR(femu_create_q_bad_size, false, size, n->mqes + 1);
+    if (size < 2 || size > (uint32_t)n->params.mqes + 1) {
+        FEMU_GUEST_ERR(femu_create_q_bad_size, false, size, n->params.mqes + 1);
         return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
     }
     if (!NVME_SQ_FLAGS_PC(flags)) {
@@ -351,7 +351,7 @@ static uint16_t femu_delete_sq(FemuCtrl *n, NvmeCmd *cmd)
     uint16_t qid = le16_to_cpu(((NvmeDeleteQ *)cmd)->qid);
 
     trace_femu_delete_q(qid, false);
-    if (!qid || qid > n->queues || !n->sq[qid]) {
+    if (!qid || qid > n->params.queues || !n->sq[qid]) {
         FEMU_GUEST_ERR(femu_delete_q_bad_qid, false, qid);
         return NVME_INVALID_QID | NVME_DNR;
     }
@@ -364,7 +364,7 @@ static uint16_t femu_delete_cq(FemuCtrl *n, NvmeCmd *cmd)
     uint16_t qid = le16_to_cpu(((NvmeDeleteQ *)cmd)->qid);
 
     trace_femu_delete_q(qid, true);
-    if (!qid || qid > n->queues || !n->cq[qid]) {
+    if (!qid || qid > n->params.queues || !n->cq[qid]) {
         FEMU_GUEST_ERR(femu_delete_q_bad_qid, true, qid);
         return NVME_INVALID_QID | NVME_DNR;
     }
@@ -394,7 +394,7 @@ static uint16_t femu_dbbuf_config(FemuCtrl *n, NvmeCmd *cmd)
     femu_pollers_lock_all(n);
     n->dbbuf_dbs = dbs;
     n->dbbuf_eis = eis;
-    for (uint32_t i = 1; i <= n->queues; i++) {
+    for (uint32_t i = 1; i <= n->params.queues; i++) {
         if (n->sq[i]) {
             femu_dbbuf_attach(n, n->sq[i]);
         }

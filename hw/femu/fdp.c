@@ -105,7 +105,7 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
         error_setg(errp, "subsys=%s: that femu-subsys already has a femu "
                    "controller; each controller has its own FTL and "
                    "namespace, so give each its own -device femu-subsys",
-                   n->subsys_id);
+                   n->params.subsys_id);
         return false;
     }
     if (s) {

@@ -182,15 +182,15 @@ uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         *res = f->vwc;
         break;
     case NVME_NUMBER_OF_QUEUES:
-        *res = (n->queues - 1) | ((n->queues - 1) << 16);
+        *res = (n->params.queues - 1) | ((n->params.queues - 1) << 16);
         break;
     case NVME_INTERRUPT_COALESCING:
         *res = f->int_coalescing;
         break;
     case NVME_INTERRUPT_VECTOR_CONF:
-        if ((dw11 & 0xffff) > n->queues) {
+        if ((dw11 & 0xffff) > n->params.queues) {
             FEMU_GUEST_ERR(femu_feature_bad_ivc_vector, false, dw11 & 0xffff,
-                           n->queues);
+                           n->params.queues);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /*
@@ -316,22 +316,22 @@ uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
          * Number of Queues (5.27.1.5) may only be set before any I/O
          * queue exists; afterwards Command Sequence Error.
          */
-        for (uint32_t i = 1; i <= n->queues; i++) {
+        for (uint32_t i = 1; i <= n->params.queues; i++) {
             if (n->sq[i] || n->cq[i]) {
                 FEMU_GUEST_ERR(femu_set_feature_nq_after_queues, i);
                 return NVME_CMD_SEQ_ERROR | NVME_DNR;
             }
         }
         n->feat.nq_set = true;
-        *res = (n->queues - 1) | ((n->queues - 1) << 16);
+        *res = (n->params.queues - 1) | ((n->params.queues - 1) << 16);
         break;
     case NVME_INTERRUPT_COALESCING:
         n->feat.int_coalescing = dw11 & 0xffff;
         break;
     case NVME_INTERRUPT_VECTOR_CONF:
-        if ((dw11 & 0xffff) > n->queues) {
+        if ((dw11 & 0xffff) > n->params.queues) {
             FEMU_GUEST_ERR(femu_feature_bad_ivc_vector, true, dw11 & 0xffff,
-                           n->queues);
+                           n->params.queues);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         n->feat.ivc_cd_clear[dw11 & 0xffff] = !(dw11 & NVME_INTVC_NOCOALESCING);

@@ -29,7 +29,7 @@ static int femu_next_instance;
 
 bool femu_is_bbssd(FemuCtrl *n)
 {
-    return n->femu_mode == FEMU_MODE_BBSSD;
+    return n->params.femu_mode == FEMU_MODE_BBSSD;
 }
 
 /*
@@ -56,18 +56,19 @@ static const PropertyInfo femu_prop_gc_policy = {
 
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
-    if (n->gc_strategy != -1) {
+    if (n->params.gc_strategy != -1) {
         /* gc_strategy is the numeric alias of gc_policy; -1 (the
          * default) means unset */
-        if (n->gc_strategy < 0 || n->gc_strategy > FTL_GC_DCHOICE) {
+        if (n->params.gc_strategy < 0 ||
+            n->params.gc_strategy > FTL_GC_DCHOICE) {
             error_setg(errp, "gc_strategy=%d: must be 0 (greedy), "
                        "1 (cost-benefit), 2 (fifo), 3 (random) or "
-                       "4 (d-choice)", n->gc_strategy);
+                       "4 (d-choice)", n->params.gc_strategy);
             return false;
         }
-        n->cfg.gc_policy = n->gc_strategy;
+        n->cfg.gc_policy = n->params.gc_strategy;
     } else {
-        n->cfg.gc_policy = n->gc_policy;
+        n->cfg.gc_policy = n->params.gc_policy;
     }
     return true;
 }
@@ -135,35 +136,38 @@ static bool femu_check_latencies(FemuCtrl *n, Error **errp)
 
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
-    if (n->femu_mode != FEMU_MODE_BBSSD && n->femu_mode != FEMU_MODE_NOSSD &&
-        n->femu_mode != FEMU_MODE_ZNS) {
+    if (n->params.femu_mode != FEMU_MODE_BBSSD &&
+        n->params.femu_mode != FEMU_MODE_NOSSD &&
+        n->params.femu_mode != FEMU_MODE_ZNS) {
         error_setg(errp, "femu_mode=%u is not implemented; use 1 "
                    "(BlackBox SSD), 2 (NoSSD) or 3 (Zoned Namespace SSD)",
-                   n->femu_mode);
+                   n->params.femu_mode);
         return false;
     }
-    if (!n->queues || n->queues > FEMU_MAX_IOQPAIRS) {
-        error_setg(errp, "queues=%u: must be 1..%d", n->queues,
+    if (!n->params.queues || n->params.queues > FEMU_MAX_IOQPAIRS) {
+        error_setg(errp, "queues=%u: must be 1..%d", n->params.queues,
                    FEMU_MAX_IOQPAIRS);
         return false;
     }
-    if (!n->npollers || n->npollers > FEMU_MAX_POLLERS) {
-        error_setg(errp, "pollers=%u: must be 1..%d", n->npollers,
+    if (!n->params.npollers || n->params.npollers > FEMU_MAX_POLLERS) {
+        error_setg(errp, "pollers=%u: must be 1..%d", n->params.npollers,
                    FEMU_MAX_POLLERS);
         return false;
     }
-    if (n->mdts < 1 || n->mdts > 9) {
+    if (n->params.mdts < 1 || n->params.mdts > 9) {
         /* one PRP list page (512 entries of 4 KiB) bounds a transfer */
         error_setg(errp, "mdts=%u: must be 1..9 (2^mdts 4 KiB pages)",
-                   n->mdts);
+                   n->params.mdts);
         return false;
     }
-    if (n->mqes < 1) {
-        error_setg(errp, "mqes=%u: must be at least 1", n->mqes);
+    if (n->params.mqes < 1) {
+        error_setg(errp, "mqes=%u: must be at least 1", n->params.mqes);
         return false;
     }
-    if (n->serial && (!*n->serial || strlen(n->serial) > 20)) {
-        error_setg(errp, "serial='%s': must be 1..20 characters", n->serial);
+    if (n->params.serial &&
+        (!*n->params.serial || strlen(n->params.serial) > 20)) {
+        error_setg(errp, "serial='%s': must be 1..20 characters",
+                   n->params.serial);
         return false;
     }
     if (!femu_check_latencies(n, errp)) {
@@ -176,7 +180,7 @@ static void femu_init_pci(FemuCtrl *n, Error **errp)
 {
     PCIDevice *pdev = PCI_DEVICE(n);
     uint8_t *conf = pdev->config;
-    unsigned nvec = n->queues + 1;
+    unsigned nvec = n->params.queues + 1;
 
     conf[PCI_INTERRUPT_PIN] = 1;
     /* class code 01 08 02: mass storage, NVM, NVM Express */
@@ -243,14 +247,14 @@ static bool femu_resolve_subsys(FemuCtrl *n, Error **errp)
     bool ambiguous = false;
 
     n->subsys = NULL;
-    if (!n->subsys_id) {
+    if (!n->params.subsys_id) {
         return true;
     }
-    if (!*n->subsys_id) {
+    if (!*n->params.subsys_id) {
         error_setg(errp, "subsys='': give the id of a femu-subsys device");
         return false;
     }
-    obj = object_resolve_path_type(n->subsys_id, TYPE_FEMU_SUBSYS,
+    obj = object_resolve_path_type(n->params.subsys_id, TYPE_FEMU_SUBSYS,
                                    &ambiguous);
     if (obj) {
         n->subsys = FEMU_SUBSYS(obj);
@@ -258,19 +262,19 @@ static bool femu_resolve_subsys(FemuCtrl *n, Error **errp)
     }
     if (ambiguous) {
         error_setg(errp, "subsys=%s: more than one femu-subsys matches; "
-                   "give the full QOM path", n->subsys_id);
+                   "give the full QOM path", n->params.subsys_id);
         return false;
     }
-    obj = object_resolve_path(n->subsys_id, &ambiguous);
+    obj = object_resolve_path(n->params.subsys_id, &ambiguous);
     if (obj) {
         error_setg(errp, "subsys=%s: '%s' is a %s, not a femu-subsys "
-                   "device", n->subsys_id, n->subsys_id,
+                   "device", n->params.subsys_id, n->params.subsys_id,
                    object_get_typename(obj));
         return false;
     }
     error_setg(errp, "subsys=%s: no femu-subsys device with that id; give "
                "-device femu-subsys,id=%s,... before the femu controller "
-               "that uses it", n->subsys_id, n->subsys_id);
+               "that uses it", n->params.subsys_id, n->params.subsys_id);
     return false;
 }
 
@@ -333,15 +337,15 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
         goto fail_fdp;
     }
     n->lba_shift = ctz32(n->cfg.secsz);
-    n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->mdts;
+    n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->params.mdts;
     bytes = n->ns_blocks << n->lba_shift;
     if (femu_store_init(&n->store, bytes, errp)) {
         goto fail_ftl;
     }
 
     n->instance = femu_next_instance++;
-    if (n->serial) {
-        pstrcpy(n->sn, sizeof(n->sn), n->serial);
+    if (n->params.serial) {
+        pstrcpy(n->sn, sizeof(n->sn), n->params.serial);
     } else {
         snprintf(n->sn, sizeof(n->sn), "vSSD%d", n->instance);
     }
@@ -355,8 +359,8 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     qemu_mutex_init(&n->ftl_lock);
     qemu_mutex_init(&n->err_lock);
 
-    n->sq = g_new0(FemuSQ *, n->queues + 1);
-    n->cq = g_new0(FemuCQ *, n->queues + 1);
+    n->sq = g_new0(FemuSQ *, n->params.queues + 1);
+    n->cq = g_new0(FemuCQ *, n->params.queues + 1);
     n->admin_bh = qemu_bh_new_guarded(femu_admin_bh, n,
                                       &DEVICE(n)->mem_reentrancy_guard);
 
@@ -378,8 +382,8 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->exit_notifier.notify = femu_exit_notify;
     qemu_add_exit_notifier(&n->exit_notifier);
     n->vm_state = qemu_add_vm_change_state_handler(femu_vm_state_change, n);
-    trace_femu_realize(n->instance, n->femu_mode, n->ns_blocks,
-                       n->cfg.secsz, n->queues, n->npollers);
+    trace_femu_realize(n->instance, n->params.femu_mode, n->ns_blocks,
+                       n->cfg.secsz, n->params.queues, n->params.npollers);
     return;
 
 fail_bh:
@@ -432,7 +436,8 @@ static void femu_pci_reset(DeviceState *dev)
 }
 
 static const Property femu_props[] = {
-    DEFINE_PROP_UINT32("femu_mode", FemuCtrl, femu_mode, FEMU_MODE_BBSSD),
+    DEFINE_PROP_UINT32("femu_mode", FemuCtrl, params.femu_mode,
+                       FEMU_MODE_BBSSD),
     /* geometry, sizing, NAND timing (ns) and GC: the FTL's defaults */
     DEFINE_PROP_UINT32("nchs", FemuCtrl, cfg.nchs, FTL_DEFAULT_NCHS),
     DEFINE_PROP_UINT32("luns_per_ch", FemuCtrl, cfg.luns_per_ch,
@@ -463,30 +468,30 @@ static const Property femu_props[] = {
     DEFINE_PROP_UINT32("gc_thres_pcent_high", FemuCtrl,
                        cfg.gc_thres_pcent_high,
                        FTL_DEFAULT_GC_THRES_PCENT_HIGH),
-    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, gc_policy,
+    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, params.gc_policy,
                        FTL_DEFAULT_GC_POLICY, femu_prop_gc_policy, int),
-    DEFINE_PROP_INT32("gc_strategy", FemuCtrl, gc_strategy, -1),
+    DEFINE_PROP_INT32("gc_strategy", FemuCtrl, params.gc_strategy, -1),
     DEFINE_PROP_BOOL("hot_cold_sep", FemuCtrl, cfg.hot_cold_sep, false),
     DEFINE_PROP_BOOL("gc_own_line", FemuCtrl, cfg.gc_own_line, false),
     DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, FTL_DEFAULT_SEED),
     /* controller */
-    DEFINE_PROP_STRING("serial", FemuCtrl, serial),
-    DEFINE_PROP_UINT32("queues", FemuCtrl, queues, 8),
-    DEFINE_PROP_UINT32("pollers", FemuCtrl, npollers, 1),
-    DEFINE_PROP_UINT8("poller_rt", FemuCtrl, poller_rt, 0),
-    DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
-    DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
-    DEFINE_PROP_STRING("subsys", FemuCtrl, subsys_id),
+    DEFINE_PROP_STRING("serial", FemuCtrl, params.serial),
+    DEFINE_PROP_UINT32("queues", FemuCtrl, params.queues, 8),
+    DEFINE_PROP_UINT32("pollers", FemuCtrl, params.npollers, 1),
+    DEFINE_PROP_UINT8("poller_rt", FemuCtrl, params.poller_rt, 0),
+    DEFINE_PROP_UINT8("mdts", FemuCtrl, params.mdts, 7),
+    DEFINE_PROP_UINT16("mqes", FemuCtrl, params.mqes, 0x3ff),
+    DEFINE_PROP_STRING("subsys", FemuCtrl, params.subsys_id),
     /* Zoned Namespace SSD (femu_mode=3) */
-    DEFINE_PROP_UINT32("zone_luns", FemuCtrl, zns_zone_luns, 4),
-    DEFINE_PROP_UINT64("zone_size_mb", FemuCtrl, zns_zone_size_mb, 0),
-    DEFINE_PROP_UINT64("zone_cap_mb", FemuCtrl, zns_zone_cap_mb, 0),
-    DEFINE_PROP_UINT32("max_open", FemuCtrl, zns_max_open, 0),
-    DEFINE_PROP_UINT32("max_active", FemuCtrl, zns_max_active, 0),
-    DEFINE_PROP_UINT8("zasl", FemuCtrl, zns_zasl, 0),
+    DEFINE_PROP_UINT32("zone_luns", FemuCtrl, params.zns_zone_luns, 4),
+    DEFINE_PROP_UINT64("zone_size_mb", FemuCtrl, params.zns_zone_size_mb, 0),
+    DEFINE_PROP_UINT64("zone_cap_mb", FemuCtrl, params.zns_zone_cap_mb, 0),
+    DEFINE_PROP_UINT32("max_open", FemuCtrl, params.zns_max_open, 0),
+    DEFINE_PROP_UINT32("max_active", FemuCtrl, params.zns_max_active, 0),
+    DEFINE_PROP_UINT8("zasl", FemuCtrl, params.zns_zasl, 0),
     /* a fresh random UUID per run unless given ("auto") */
-    DEFINE_PROP_UUID("uuid", FemuCtrl, uuid),
-    DEFINE_PROP_STRING("state", FemuCtrl, state_path),
+    DEFINE_PROP_UUID("uuid", FemuCtrl, params.uuid),
+    DEFINE_PROP_STRING("state", FemuCtrl, params.state_path),
 };
 
 /*

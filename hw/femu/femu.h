@@ -251,14 +251,8 @@ typedef struct FemuFeatures {
     NvmeHostBehaviorSupport hbs;    /* FID 16h */
 } FemuFeatures;
 
-struct FemuCtrl {
-    PCIDevice parent_obj;
-
-    MemoryRegion iomem;
-    NvmeBar bar;
-
-    /* properties */
-    struct ftl_config cfg;
+/* The femu device's properties but the FTL's (FemuCtrl.cfg). */
+typedef struct FemuParams {
     uint32_t femu_mode;
     int gc_policy;          /* enum ftl_gc_policy */
     int32_t gc_strategy;
@@ -271,6 +265,24 @@ struct FemuCtrl {
     char *subsys_id;        /* the subsys property: a femu-subsys id */
     QemuUUID uuid;          /* namespace UUID (descriptor 03h) */
     char *state_path;       /* the state property: a state file, or NULL */
+    /* Zoned Namespace SSD (femu_mode=3) */
+    uint32_t zns_zone_luns;
+    uint64_t zns_zone_size_mb;
+    uint64_t zns_zone_cap_mb;
+    uint32_t zns_max_open;
+    uint32_t zns_max_active;
+    uint8_t zns_zasl;
+} FemuParams;
+
+struct FemuCtrl {
+    PCIDevice parent_obj;
+
+    MemoryRegion iomem;
+    NvmeBar bar;
+
+    /* properties: the FTL's (geometry, sizing, timing, GC) and the rest */
+    struct ftl_config cfg;
+    FemuParams params;
     int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
@@ -289,14 +301,8 @@ struct FemuCtrl {
     QemuMutex ftl_lock;
     int ftl_waiters;        /* main-loop threads waiting for it (atomic) */
 
-    /* Zoned namespace (mode 3), also owned under ftl_lock; properties */
+    /* Zoned namespace (mode 3), also owned under ftl_lock */
     struct zns *zns;
-    uint32_t zns_zone_luns;
-    uint64_t zns_zone_size_mb;
-    uint64_t zns_zone_cap_mb;
-    uint32_t zns_max_open;
-    uint32_t zns_max_active;
-    uint8_t zns_zasl;
 
     FemuStore store;
 

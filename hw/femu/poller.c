@@ -447,7 +447,7 @@ static void femu_poller_lock(FemuPoller *p)
 /* Wake the pollers in mask. */
 static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask)
 {
-    for (uint32_t i = 0; n->pollers && mask && i < n->npollers; i++) {
+    for (uint32_t i = 0; n->pollers && mask && i < n->params.npollers; i++) {
         if (mask & (1u << i)) {
             femu_poller_kick(&n->pollers[i]);
         }
@@ -472,7 +472,7 @@ void femu_pollers_kick_all(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         femu_poller_kick(&n->pollers[i]);
     }
 }
@@ -487,10 +487,10 @@ void femu_pollers_kick_all(FemuCtrl *n)
  */
 static bool femu_poller_set_rt(FemuCtrl *n, FemuPoller *p, Error **errp)
 {
-    struct sched_param sp = { .sched_priority = n->poller_rt };
+    struct sched_param sp = { .sched_priority = n->params.poller_rt };
     int err;
 
-    if (!n->poller_rt) {
+    if (!n->params.poller_rt) {
         return true;
     }
     err = pthread_setschedparam(p->thread.thread, SCHED_FIFO, &sp);
@@ -498,8 +498,8 @@ static bool femu_poller_set_rt(FemuCtrl *n, FemuPoller *p, Error **errp)
         error_setg(errp, "poller_rt=%u: cannot make poller thread %d "
                    "SCHED_FIFO: %s (it needs CAP_SYS_NICE or an "
                    "RLIMIT_RTPRIO of at least %u; poller_rt=0 turns it "
-                   "off)", n->poller_rt, p->index, strerror(err),
-                   n->poller_rt);
+                   "off)", n->params.poller_rt, p->index, strerror(err),
+                   n->params.poller_rt);
         return false;
     }
     return true;
@@ -537,14 +537,14 @@ static void femu_pollers_join(FemuCtrl *n, uint32_t count)
 
 void femu_pollers_start(FemuCtrl *n, Error **errp)
 {
-    if (n->poller_rt > sched_get_priority_max(SCHED_FIFO)) {
+    if (n->params.poller_rt > sched_get_priority_max(SCHED_FIFO)) {
         error_setg(errp, "poller_rt=%u: must be 0 (off) or a SCHED_FIFO "
-                   "priority 1..%d", n->poller_rt,
+                   "priority 1..%d", n->params.poller_rt,
                    sched_get_priority_max(SCHED_FIFO));
         return;
     }
-    n->pollers = g_new0(FemuPoller, n->npollers);
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    n->pollers = g_new0(FemuPoller, n->params.npollers);
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         FemuPoller *p = &n->pollers[i];
         char name[32];
 
@@ -575,7 +575,7 @@ void femu_pollers_stop(FemuCtrl *n)
         return;
     }
     femu_pollers_quiesce(n);
-    femu_pollers_join(n, n->npollers);
+    femu_pollers_join(n, n->params.npollers);
 }
 
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
@@ -585,7 +585,7 @@ void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
     if (!n->pollers) {
         return;     /* QEMU is exiting: nobody serves I/O any more */
     }
-    p = &n->pollers[(sq->sqid - 1) % n->npollers];
+    p = &n->pollers[(sq->sqid - 1) % n->params.npollers];
 
     femu_poller_lock(p);
     sq->poller = p;
@@ -662,7 +662,7 @@ void femu_pollers_quiesce(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         FemuPoller *p = &n->pollers[i];
 
         femu_poller_lock(p);
@@ -682,7 +682,7 @@ void femu_pollers_lock_all(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         femu_poller_lock(&n->pollers[i]);
     }
 }
@@ -692,7 +692,7 @@ void femu_pollers_unlock_all(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         qemu_mutex_unlock(&n->pollers[i].lock);
     }
 }
@@ -725,7 +725,7 @@ uint64_t femu_pollers_wake_margin(FemuCtrl *n)
 {
     uint64_t m = 0;
 
-    for (uint32_t i = 0; n->pollers && i < n->npollers; i++) {
+    for (uint32_t i = 0; n->pollers && i < n->params.npollers; i++) {
         m = MAX(m, (uint64_t)qatomic_read(&n->pollers[i].wake_margin_ns));
     }
     return m;

@@ -88,7 +88,7 @@ void femu_irq_update_pin(FemuCtrl *n)
     if (msix_enabled(pdev)) {
         return;
     }
-    for (uint32_t i = 0; i <= n->queues; i++) {
+    for (uint32_t i = 0; i <= n->params.queues; i++) {
         FemuCQ *cq = n->cq[i];
 
         /* INTMS masks vector 0, the only one in pin mode (3.1.4.3) */
@@ -113,7 +113,7 @@ void femu_irq_send(FemuCtrl *n)
     if (!n->cq) {
         return;
     }
-    for (uint32_t i = 0; i <= n->queues; i++) {
+    for (uint32_t i = 0; i <= n->params.queues; i++) {
         FemuCQ *cq = n->cq[i];
 
         if (!cq || !qatomic_xchg(&cq->irq_pending, false)) {
@@ -263,7 +263,7 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
                        "controller not ready");
         return;
     }
-    if (qid > n->queues) {
+    if (qid > n->params.queues) {
         femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
                               qid, is_cq, val, "no such queue");
         return;
@@ -444,7 +444,7 @@ void femu_regs_init(FemuCtrl *n)
     memory_region_init_io(&n->iomem, OBJECT(n), &femu_mmio_ops, n,
                           "femu-bar0", n->reg_size);
     memset(&n->bar, 0, sizeof(n->bar));
-    NVME_CAP_SET_MQES(cap, n->mqes);
+    NVME_CAP_SET_MQES(cap, n->params.mqes);
     NVME_CAP_SET_CQR(cap, 1);       /* queues must be contiguous */
     NVME_CAP_SET_TO(cap, 0xf);      /* 7.5 s ready timeout */
     NVME_CAP_SET_DSTRD(cap, 0);

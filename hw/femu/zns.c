@@ -17,7 +17,7 @@
 
 bool femu_is_zns(FemuCtrl *n)
 {
-    return n->femu_mode == FEMU_MODE_ZNS;
+    return n->params.femu_mode == FEMU_MODE_ZNS;
 }
 
 bool femu_zns_realize(FemuCtrl *n, Error **errp)
@@ -27,14 +27,14 @@ bool femu_zns_realize(FemuCtrl *n, Error **errp)
 
     zns_config_default(&c);
     c.nand = n->cfg;
-    c.zone_luns = n->zns_zone_luns;
-    c.zone_size_mb = n->zns_zone_size_mb;
-    c.zone_cap_mb = n->zns_zone_cap_mb;
-    c.max_open = n->zns_max_open;
-    c.max_active = n->zns_max_active;
-    if (n->zns_zasl > n->mdts) {
+    c.zone_luns = n->params.zns_zone_luns;
+    c.zone_size_mb = n->params.zns_zone_size_mb;
+    c.zone_cap_mb = n->params.zns_zone_cap_mb;
+    c.max_open = n->params.zns_max_open;
+    c.max_active = n->params.zns_max_active;
+    if (n->params.zns_zasl > n->params.mdts) {
         error_setg(errp, "zasl=%u: must be at most mdts=%u (0 = mdts)",
-                   n->zns_zasl, n->mdts);
+                   n->params.zns_zasl, n->params.mdts);
         return false;
     }
     n->zns = zns_new(&c, err, sizeof(err));
@@ -64,7 +64,7 @@ void femu_zns_unrealize(FemuCtrl *n)
 /* Bytes a Zone Append may carry (ZASL, in CAP.MPSMIN = 4 KiB units). */
 static uint64_t femu_zns_append_max(FemuCtrl *n)
 {
-    return n->zns_zasl ? (uint64_t)FEMU_PAGE_SIZE << n->zns_zasl
+    return n->params.zns_zasl ? (uint64_t)FEMU_PAGE_SIZE << n->params.zns_zasl
                        : n->max_xfer;
 }
 
@@ -72,7 +72,7 @@ void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf)
 {
     NvmeIdCtrlZoned *id = (NvmeIdCtrlZoned *)buf;
 
-    id->zasl = n->zns_zasl;
+    id->zasl = n->params.zns_zasl;
 }
 
 void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
@@ -86,10 +86,10 @@ void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
     /* reads may cross zone boundaries (zns_read allows it) */
     id->ozcs = cpu_to_le16(NVME_ID_NS_ZONED_OZCS_RAZB);
     /* 0's based; FFFFFFFFh: no limit */
-    id->mar = cpu_to_le32(n->zns_max_active ? n->zns_max_active - 1
-                                            : UINT32_MAX);
-    id->mor = cpu_to_le32(n->zns_max_open ? n->zns_max_open - 1
-                                          : UINT32_MAX);
+    id->mar = cpu_to_le32(n->params.zns_max_active ?
+                          n->params.zns_max_active - 1 : UINT32_MAX);
+    id->mor = cpu_to_le32(n->params.zns_max_open ?
+                          n->params.zns_max_open - 1 : UINT32_MAX);
     /* both LBA formats: the zone is the same bytes in either */
     id->lbafe[0].zsze = cpu_to_le64(zsze << n->lba_shift >> 9);
     id->lbafe[1].zsze = cpu_to_le64(zsze << n->lba_shift >> 12);
