@@ -17,16 +17,22 @@
 #include "femu.h"
 #include "trace.h"
 
+/* C0h from the FTL (mode 1) or the zone model (mode 3); NoSSD: 1000, 0s */
 static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
 {
     struct ftl_counters c = {};
+    struct zns_counters z = {};
     uint32_t waf = 1000;
 
     if (femu_is_zns(n)) {
-        femu_zns_log_c0(n, log);
-        return;
-    }
-    if (n->ftl) {
+        femu_ftl_lock_main(n);
+        zns_get_counters(n->zns, &z);
+        waf = zns_waf_x1000(n->zns);
+        qemu_mutex_unlock(&n->ftl_lock);
+        /* no device-side GC: nothing moved */
+        c.host_pages_written = z.host_pages_written;
+        c.host_pages_programmed = z.host_pages_programmed;
+    } else if (n->ftl) {
         femu_ftl_lock_main(n);
         ftl_get_counters(n->ftl, &c);
         waf = ftl_waf_x1000(n->ftl);
@@ -36,6 +42,8 @@ static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
     log->host_pages_written = cpu_to_le64(c.host_pages_written);
     log->gc_pages_moved = cpu_to_le64(c.gc_pages_moved);
     log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
+    log->zone_resets = cpu_to_le64(z.zone_resets);
+    log->blocks_erased = cpu_to_le64(z.blocks_erased);
 }
 
 /*

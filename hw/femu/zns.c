@@ -374,23 +374,6 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     return status;
 }
 
-void femu_zns_log_c0(FemuCtrl *n, FemuLogFtl *log)
-{
-    struct zns_counters c;
-    uint32_t waf;
-
-    femu_ftl_lock_main(n);
-    zns_get_counters(n->zns, &c);
-    waf = zns_waf_x1000(n->zns);
-    qemu_mutex_unlock(&n->ftl_lock);
-    log->waf_x1000 = cpu_to_le32(waf);
-    log->host_pages_written = cpu_to_le64(c.host_pages_written);
-    log->gc_pages_moved = 0;            /* no device-side GC */
-    log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
-    log->zone_resets = cpu_to_le64(c.zone_resets);
-    log->blocks_erased = cpu_to_le64(c.blocks_erased);
-}
-
 void femu_zns_control(FemuCtrl *n, uint32_t code)
 {
     femu_ftl_lock_main(n);
