@@ -268,6 +268,42 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
     return femu_dma_cmd(n, cmd, buf, sizeof(buf), true);
 }
 
+/*
+ * Create I/O Completion / Submission Queue (5.4, 5.5), the checks both
+ * make: a queue of 2..MQES + 1 entries, physically contiguous (CAP.CQR
+ * = 1).
+ */
+static uint16_t femu_check_q_size(FemuCtrl *n, bool cq, uint16_t qid,
+                                  uint32_t size, bool pc)
+{
+    if (size < 2 || size > (uint32_t)n->params.mqes + 1) {
+        FEMU_GUEST_ERR(femu_create_q_bad_size, cq, size, n->params.mqes + 1);
+        return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
+    }
+    if (!pc) {
+        FEMU_GUEST_ERR(femu_create_q_not_contiguous, cq, qid);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
+/* ... and a page-aligned ring in guest RAM (a CQ is written, an SQ read) */
+static uint16_t femu_check_q_ring(FemuCtrl *n, bool cq, uint16_t qid,
+                                  uint64_t addr, uint32_t size)
+{
+    uint64_t bytes = (uint64_t)size << (cq ? FEMU_CQES : FEMU_SQES);
+
+    if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
+        FEMU_GUEST_ERR(femu_create_q_bad_addr, cq, qid, addr);
+        return NVME_INVALID_PRP_OFFSET | NVME_DNR;
+    }
+    if (!femu_dma_is_ram(n, addr, bytes, cq)) {
+        FEMU_GUEST_ERR(femu_create_q_not_ram, cq, qid, addr, size);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
 static uint16_t femu_create_cq(FemuCtrl *n, NvmeCmd *cmd)
 {
     NvmeCreateCq *c = (NvmeCreateCq *)cmd;
@@ -276,19 +312,16 @@ static uint16_t femu_create_cq(FemuCtrl *n, NvmeCmd *cmd)
     uint16_t flags = le16_to_cpu(c->cq_flags);
     uint16_t vector = le16_to_cpu(c->irq_vector);
     uint64_t addr = le64_to_cpu(c->prp1);
+    uint16_t status;
 
     trace_femu_create_cq(cqid, size, vector, NVME_CQ_FLAGS_IEN(flags));
     if (!cqid || cqid > n->params.queues || n->cq[cqid]) {
         FEMU_GUEST_ERR(femu_create_q_bad_qid, true, cqid, n->params.queues);
         return NVME_INVALID_QID | NVME_DNR;
     }
-    if (size < 2 || size > (uint32_t)n->params.mqes + 1) {
-        FEMU_GUEST_ERR(femu_create_q_bad_size, true, size, n->params.mqes + 1);
-        return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
-    }
-    if (!NVME_CQ_FLAGS_PC(flags)) {
-        FEMU_GUEST_ERR(femu_create_q_not_contiguous, true, cqid);
-        return NVME_INVALID_FIELD | NVME_DNR;   /* CAP.CQR = 1 */
+    status = femu_check_q_size(n, true, cqid, size, NVME_CQ_FLAGS_PC(flags));
+    if (status) {
+        return status;
     }
     if (vector > n->params.queues ||
         (vector && !msix_enabled(PCI_DEVICE(n)))) {
@@ -296,13 +329,9 @@ static uint16_t femu_create_cq(FemuCtrl *n, NvmeCmd *cmd)
                        msix_enabled(PCI_DEVICE(n)));
         return NVME_INVALID_IRQ_VECTOR | NVME_DNR;
     }
-    if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
-        FEMU_GUEST_ERR(femu_create_q_bad_addr, true, cqid, addr);
-        return NVME_INVALID_PRP_OFFSET | NVME_DNR;
-    }
-    if (!femu_dma_is_ram(n, addr, (uint64_t)size << FEMU_CQES, true)) {
-        FEMU_GUEST_ERR(femu_create_q_not_ram, true, cqid, addr, size);
-        return NVME_INVALID_FIELD | NVME_DNR;
+    status = femu_check_q_ring(n, true, cqid, addr, size);
+    if (status) {
+        return status;
     }
     femu_cq_new(n, cqid, addr, size, vector, NVME_CQ_FLAGS_IEN(flags));
     return NVME_SUCCESS;
@@ -316,6 +345,7 @@ static uint16_t femu_create_sq(FemuCtrl *n, NvmeCmd *cmd)
     uint32_t size = (uint32_t)le16_to_cpu(c->qsize) + 1;
     uint16_t flags = le16_to_cpu(c->sq_flags);
     uint64_t addr = le64_to_cpu(c->prp1);
+    uint16_t status;
 
     trace_femu_create_sq(sqid, size, cqid);
     if (!sqid || sqid > n->params.queues || n->sq[sqid]) {
@@ -326,21 +356,13 @@ static uint16_t femu_create_sq(FemuCtrl *n, NvmeCmd *cmd)
         FEMU_GUEST_ERR(femu_create_sq_bad_cqid, sqid, cqid);
         return NVME_INVALID_CQID | NVME_DNR;
     }
-    if (size < 2 || size > (uint32_t)n->params.mqes + 1) {
-        FEMU_GUEST_ERR(femu_create_q_bad_size, false, size, n->params.mqes + 1);
-        return NVME_MAX_QSIZE_EXCEEDED | NVME_DNR;
+    status = femu_check_q_size(n, false, sqid, size, NVME_SQ_FLAGS_PC(flags));
+    if (status) {
+        return status;
     }
-    if (!NVME_SQ_FLAGS_PC(flags)) {
-        FEMU_GUEST_ERR(femu_create_q_not_contiguous, false, sqid);
-        return NVME_INVALID_FIELD | NVME_DNR;
-    }
-    if (!addr || (addr & (FEMU_PAGE_SIZE - 1))) {
-        FEMU_GUEST_ERR(femu_create_q_bad_addr, false, sqid, addr);
-        return NVME_INVALID_PRP_OFFSET | NVME_DNR;
-    }
-    if (!femu_dma_is_ram(n, addr, (uint64_t)size << FEMU_SQES, false)) {
-        FEMU_GUEST_ERR(femu_create_q_not_ram, false, sqid, addr, size);
-        return NVME_INVALID_FIELD | NVME_DNR;
+    status = femu_check_q_ring(n, false, sqid, addr, size);
+    if (status) {
+        return status;
     }
     femu_sq_new(n, sqid, addr, size, n->cq[cqid]);
     return NVME_SUCCESS;
