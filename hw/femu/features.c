@@ -51,7 +51,7 @@ static void femu_timestamp_get(FemuCtrl *n, bool dflt, uint8_t *buf)
 /*
  * What a Controller Level Reset (power-on included) sets the features
  * to, which is what Get Features with SEL = 000b (default) reports.
- * Nothing is saveable, so SEL = 010b (saved) reports it too.
+ * None of these is saveable, so SEL = 010b (saved) reports it too.
  */
 static const FemuFeatures femu_features_default = {
     .arbitration = NVME_ARB_AB_NOLIMIT,
