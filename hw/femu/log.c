@@ -306,9 +306,11 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     case FEMU_LOG_CHANGED_ZONES:
         /* a Zoned Namespace Command Set page of one namespace */
         if (!femu_is_zns(n) || csi != NVME_CSI_ZONED) {
+            FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
             return NVME_INVALID_LOG_ID | NVME_DNR;
         }
         if (le32_to_cpu(cmd->nsid) != 1) {
+            FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
             return le32_to_cpu(cmd->nsid) == 0 ||
                    le32_to_cpu(cmd->nsid) == NVME_NSID_BROADCAST ?
                    NVME_INVALID_FIELD | NVME_DNR : NVME_INVALID_NSID | NVME_DNR;

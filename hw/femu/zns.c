@@ -441,6 +441,7 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
     bool first;
 
     if (!femu_is_zns(n) || zone >= zns_nr_zones(n->zns) || how > 1) {
+        FEMU_GUEST_ERR(femu_zns_fail_zone_bad, femu_is_zns(n), zone, how);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     zsze = zns_zone_blocks(n->zns);
