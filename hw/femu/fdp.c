@@ -40,7 +40,7 @@
 #define FDP_CTRATT          (NVME_CTRATT_ENDGRPS | NVME_CTRATT_FDPS)
 /* Handles: the FDP event's RUHID field is one byte (5.16.1.23). */
 #define FDP_MAX_NRUH        256
-/* Namespaces an FDP configuration supports (SPEC 3: 256). */
+/* Namespaces an FDP configuration supports (NNSS). */
 #define FDP_NNSS            256
 /* Events a 4 KiB FDP events log page holds after its 64-byte header. */
 #define FDP_MAX_EVENTS      63
@@ -69,7 +69,7 @@ typedef struct FdpEventRing {
     uint32_t count;
 } FdpEventRing;
 
-typedef struct FemuFdp {
+struct FemuFdp {
     uint32_t nruh;
     uint32_t nru;       /* reclaim units in use: min(fdp.nru, lines) */
     /* per handle: bit k set = event type fdp_evt_types[k] enabled */
@@ -81,9 +81,10 @@ typedef struct FemuFdp {
      * lasts as long as the device (QEMU process), like the current one.
      */
     uint8_t *evt_saved;
+    /* host events; the controller raises no controller events, so their
+     * log (LSP bit 0 = 0) is always empty */
     FdpEventRing host;
-    FdpEventRing ctrl;
-} FemuFdp;
+};
 
 static FemuFdp *fdp_of(FemuCtrl *n)
 {
@@ -104,7 +105,7 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
         error_setg(errp, "subsys=%s: that femu-subsys already has a femu "
                    "controller; each controller has its own FTL and "
                    "namespace, so give each its own -device femu-subsys",
-                   n->subsys_id);
+                   n->params.subsys_id);
         return false;
     }
     if (s) {
@@ -188,7 +189,7 @@ void femu_fdp_fill_cfg(FemuCtrl *n, struct ftl_config *cfg)
     FemuFdp *f = fdp_of(n);
 
     cfg->fdp_nruh = f ? f->nruh : 0;
-    cfg->fdp_nru = f ? f->nru : 128;
+    cfg->fdp_nru = f ? f->nru : FTL_DEFAULT_FDP_NRU;
 }
 
 uint32_t femu_fdp_ctratt(FemuCtrl *n)
@@ -353,17 +354,20 @@ static uint8_t *fdp_log_stats(FemuCtrl *n, size_t *len)
 static uint8_t *fdp_log_events(FemuCtrl *n, FemuFdp *f, bool host,
                                size_t *len)
 {
-    FdpEventRing *r = host ? &f->host : &f->ctrl;
+    FdpEventRing *r = &f->host;
     uint8_t *buf = g_malloc0(FDP_EVENTS_LOG_SIZE);
     NvmeFdpEventsLog *h = (NvmeFdpEventsLog *)buf;
     NvmeFdpEvent *ev = (NvmeFdpEvent *)(h + 1);
 
+    *len = FDP_EVENTS_LOG_SIZE;
     fdp_drain_events(n);
+    if (!host) {
+        return buf;             /* no controller events: none logged */
+    }
     h->num_events = cpu_to_le32(r->count);
     for (uint32_t i = 0; i < r->count; i++) {      /* oldest first */
         ev[i] = r->ev[(r->head + i) % FDP_MAX_EVENTS];
     }
-    *len = FDP_EVENTS_LOG_SIZE;
     return buf;
 }
 
@@ -379,13 +383,16 @@ uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t lsp,
     case NVME_LOG_FDP_EVENTS:
         break;
     default:
+        FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
         return NVME_INVALID_LOG_ID | NVME_DNR;
     }
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "log page");
         return NVME_INVALID_LOG_ID | NVME_DNR;
     }
     /* the FDP pages are per endurance group: LSI names it (5.16) */
     if (lsi != FDP_ENDGID) {
+        FEMU_GUEST_ERR(femu_fdp_log_bad_lsi, lid, lsi);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_ftl_lock_main(n);
@@ -430,9 +437,11 @@ static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
     uint8_t mask;
 
     if (!fdp_nsid_ok(cmd)) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, false, le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
     if (ph >= f->nruh || noet == 0) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, false, ph, noet, f->nruh);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_ftl_lock_main(n);
@@ -465,6 +474,7 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     uint8_t sel = NVME_GETFEAT_SELECT(dw10);
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "Get Features");
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (sel == NVME_GETFEAT_SELECT_CAP) {
@@ -482,6 +492,7 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     if (fid == NVME_FDP_MODE) {
         /* CDW11 bits 15:0: endurance group */
         if ((dw11 & 0xffff) != FDP_ENDGID) {
+            FEMU_GUEST_ERR(femu_fdp_mode_bad_endgid, false, dw11 & 0xffff);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /* FDPE (bit 0) set, FDPCIDX (bits 15:8) = configuration 0 */
@@ -508,9 +519,11 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
     uint16_t status;
 
     if (!fdp_nsid_ok(cmd)) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, true, le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
     if (ph >= f->nruh || noet == 0) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, true, ph, noet, f->nruh);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_dma_cmd(n, cmd, types, noet, false);
@@ -522,6 +535,7 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
 
         if (k < 0) {
             /* an event type this controller never raises */
+            FEMU_GUEST_ERR(femu_fdp_events_bad_type, types[i]);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         bits |= 1 << k;
@@ -551,10 +565,12 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
     uint32_t dw12 = le32_to_cpu(cmd->cdw12);
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "Set Features");
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (NVME_GETSETFEAT_FID(dw10) == NVME_FDP_MODE) {
         if ((dw11 & 0xffff) != FDP_ENDGID) {
+            FEMU_GUEST_ERR(femu_fdp_mode_bad_endgid, true, dw11 & 0xffff);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         /*
@@ -571,6 +587,7 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
             FIELD_EX32(dw12, FEAT_FDP, CONF_NDX) == 0) {
             return NVME_SUCCESS;
         }
+        FEMU_GUEST_ERR(femu_fdp_mode_change, dw12);
         return NVME_CMD_SEQ_ERROR | NVME_DNR;
     }
     return fdp_set_events(n, f, cmd);
@@ -611,6 +628,7 @@ uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid)
          * the only directive this controller knows is data placement,
          * and only with FDP on
          */
+        FEMU_GUEST_ERR(femu_write_bad_directive, dtype, !!fdp_of(n));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /*
@@ -639,12 +657,16 @@ uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
     NvmeRuhStatusDescr *d;
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "I/O Management Receive");
         return NVME_INVALID_OPCODE | NVME_DNR;
     }
     if (FIELD_EX32(dw10, NVME_IOMR, MO) != NVME_IOMR_MO_RUH_STATUS) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, false,
+                       FIELD_EX32(dw10, NVME_IOMR, MO));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, false, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     size = sizeof(NvmeRuhStatus) + f->nruh * sizeof(NvmeRuhStatusDescr);
@@ -683,12 +705,17 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
     uint16_t status;
 
     if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, "I/O Management Send");
         return NVME_INVALID_OPCODE | NVME_DNR;
     }
     if (FIELD_EX32(dw10, NVME_IOMS, MO) != NVME_IOMS_MO_RUH_UPDATE) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, true,
+                       FIELD_EX32(dw10, NVME_IOMS, MO));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if ((uint64_t)npids * 2 > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, true, (uint64_t)npids * 2,
+                       n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     pids = g_new(uint16_t, npids);
@@ -699,6 +726,8 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
     /* check the whole list before any handle moves */
     for (uint32_t i = 0; i < npids; i++) {
         if (le16_to_cpu(pids[i]) >= f->nruh) {
+            FEMU_GUEST_ERR(femu_fdp_ruh_update_bad_pid, le16_to_cpu(pids[i]),
+                           f->nruh);
             return NVME_INVALID_PHID_LIST | NVME_DNR;
         }
     }

@@ -29,7 +29,7 @@ static int femu_next_instance;
 
 bool femu_is_bbssd(FemuCtrl *n)
 {
-    return n->femu_mode == FEMU_MODE_BBSSD;
+    return n->params.femu_mode == FEMU_MODE_BBSSD;
 }
 
 /*
@@ -37,13 +37,7 @@ bool femu_is_bbssd(FemuCtrl *n)
  * default); the values are the FTL's, which are also the gc_strategy
  * numeric aliases.
  */
-static const char *const femu_gc_policy_names[] = {
-    [FTL_GC_GREEDY] = "greedy",
-    [FTL_GC_COST_BENEFIT] = "cost-benefit",
-    [FTL_GC_FIFO] = "fifo",
-    [FTL_GC_RANDOM] = "random",
-    [FTL_GC_DCHOICE] = "d-choice",
-};
+static const char *const femu_gc_policy_names[] = FTL_GC_POLICY_NAMES;
 
 static const QEnumLookup femu_gc_policy_lookup = {
     .array = femu_gc_policy_names,
@@ -62,69 +56,47 @@ static const PropertyInfo femu_prop_gc_policy = {
 
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
-    if (n->gc_strategy != -1) {
-        /* gc_strategy is the numeric alias of gc_policy (SPEC 2.1);
-         * -1 (the default) means unset */
-        if (n->gc_strategy < 0 || n->gc_strategy > FTL_GC_DCHOICE) {
+    if (n->params.gc_strategy != -1) {
+        /* gc_strategy is the numeric alias of gc_policy; -1 (the
+         * default) means unset */
+        if (n->params.gc_strategy < 0 ||
+            n->params.gc_strategy > FTL_GC_DCHOICE) {
             error_setg(errp, "gc_strategy=%d: must be 0 (greedy), "
                        "1 (cost-benefit), 2 (fifo), 3 (random) or "
-                       "4 (d-choice)", n->gc_strategy);
+                       "4 (d-choice)", n->params.gc_strategy);
             return false;
         }
-        n->cfg.gc_policy = n->gc_strategy;
+        n->cfg.gc_policy = n->params.gc_strategy;
     } else {
-        n->cfg.gc_policy = n->gc_policy;
+        n->cfg.gc_policy = n->params.gc_policy;
     }
     return true;
 }
 
-/* Namespace size for femu_mode=2, where there is no FTL to ask. */
+/*
+ * Namespace size for femu_mode=2: the FTL's geometry checks and sizing
+ * rule, without an FTL.  With op_pcent unset the namespace need not fit
+ * the NAND (nothing is stored in it): devsz_mb only has a bound of its
+ * own.
+ */
+#define FEMU_NOSSD_MAX_DEVSZ_MB (64 * MiB)
+
 static bool femu_nossd_size(FemuCtrl *n, Error **errp)
 {
     struct ftl_config *c = &n->cfg;
-    uint64_t nand;
+    char err[256];
 
-    if (!c->nchs || !c->luns_per_ch || !c->pls_per_lun || !c->blks_per_pl ||
-        !c->pgs_per_blk || !c->secs_per_pg) {
-        error_setg(errp, "nchs, luns_per_ch, pls_per_lun, blks_per_pl, "
-                   "pgs_per_blk and secs_per_pg must be non-zero");
+    if (ftl_config_check_geometry(c, err, sizeof(err))) {
+        error_setg(errp, "%s", err);
         return false;
     }
-    /* the FTL's bound (32-bit page numbers): without it the product can
-     * wrap and op_pcent would size the namespace from garbage */
-    nand = c->nchs;
-    for (uint32_t v, i = 0; i < 4; i++) {
-        v = i == 0 ? c->luns_per_ch : i == 1 ? c->pls_per_lun :
-            i == 2 ? c->blks_per_pl : c->pgs_per_blk;
-        if (nand > (UINT32_MAX - 1) / v) {
-            error_setg(errp, "nchs x luns_per_ch x pls_per_lun x "
-                       "blks_per_pl x pgs_per_blk: must be at most %u NAND "
-                       "pages", UINT32_MAX - 1);
-            return false;
-        }
-        nand *= v;
-    }
-    if (c->secs_per_pg > 1024) {
-        error_setg(errp, "secs_per_pg=%u: must be at most 1024",
-                   c->secs_per_pg);
+    if (c->op_pcent < 0 &&
+        (!c->devsz_mb || c->devsz_mb > FEMU_NOSSD_MAX_DEVSZ_MB)) {
+        error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
+                   c->devsz_mb, (uint64_t)FEMU_NOSSD_MAX_DEVSZ_MB);
         return false;
     }
-    if (c->op_pcent < -1) {
-        error_setg(errp, "op_pcent=%d: must be 0 or more", c->op_pcent);
-        return false;
-    }
-    nand = (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
-           c->blks_per_pl * c->pgs_per_blk * c->secs_per_pg * 512;
-    if (c->op_pcent >= 0) {
-        n->ns_blocks = nand * 100 / (100 + (uint64_t)c->op_pcent) / c->secsz;
-    } else {
-        if (!c->devsz_mb || c->devsz_mb > 64 * MiB) {
-            error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
-                       c->devsz_mb, (uint64_t)64 * MiB);
-            return false;
-        }
-        n->ns_blocks = c->devsz_mb * MiB / c->secsz;
-    }
+    n->ns_blocks = ftl_cfg_ns_blocks(c);
     if (!n->ns_blocks) {
         error_setg(errp, "devsz_mb/op_pcent give an empty namespace");
         return false;
@@ -164,39 +136,38 @@ static bool femu_check_latencies(FemuCtrl *n, Error **errp)
 
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
-    if (n->femu_mode != FEMU_MODE_BBSSD && n->femu_mode != FEMU_MODE_NOSSD &&
-        n->femu_mode != FEMU_MODE_ZNS) {
+    if (n->params.femu_mode != FEMU_MODE_BBSSD &&
+        n->params.femu_mode != FEMU_MODE_NOSSD &&
+        n->params.femu_mode != FEMU_MODE_ZNS) {
         error_setg(errp, "femu_mode=%u is not implemented; use 1 "
                    "(BlackBox SSD), 2 (NoSSD) or 3 (Zoned Namespace SSD)",
-                   n->femu_mode);
+                   n->params.femu_mode);
         return false;
     }
-    if (n->cfg.secsz != 512 && n->cfg.secsz != 4096) {
-        error_setg(errp, "secsz=%u: must be 512 or 4096", n->cfg.secsz);
-        return false;
-    }
-    if (!n->queues || n->queues > FEMU_MAX_IOQPAIRS) {
-        error_setg(errp, "queues=%u: must be 1..%d", n->queues,
+    if (!n->params.queues || n->params.queues > FEMU_MAX_IOQPAIRS) {
+        error_setg(errp, "queues=%u: must be 1..%d", n->params.queues,
                    FEMU_MAX_IOQPAIRS);
         return false;
     }
-    if (!n->npollers || n->npollers > FEMU_MAX_POLLERS) {
-        error_setg(errp, "pollers=%u: must be 1..%d", n->npollers,
+    if (!n->params.npollers || n->params.npollers > FEMU_MAX_POLLERS) {
+        error_setg(errp, "pollers=%u: must be 1..%d", n->params.npollers,
                    FEMU_MAX_POLLERS);
         return false;
     }
-    if (n->mdts < 1 || n->mdts > 9) {
+    if (n->params.mdts < 1 || n->params.mdts > 9) {
         /* one PRP list page (512 entries of 4 KiB) bounds a transfer */
         error_setg(errp, "mdts=%u: must be 1..9 (2^mdts 4 KiB pages)",
-                   n->mdts);
+                   n->params.mdts);
         return false;
     }
-    if (n->mqes < 1) {
-        error_setg(errp, "mqes=%u: must be at least 1", n->mqes);
+    if (n->params.mqes < 1) {
+        error_setg(errp, "mqes=%u: must be at least 1", n->params.mqes);
         return false;
     }
-    if (n->serial && (!*n->serial || strlen(n->serial) > 20)) {
-        error_setg(errp, "serial='%s': must be 1..20 characters", n->serial);
+    if (n->params.serial &&
+        (!*n->params.serial || strlen(n->params.serial) > 20)) {
+        error_setg(errp, "serial='%s': must be 1..20 characters",
+                   n->params.serial);
         return false;
     }
     if (!femu_check_latencies(n, errp)) {
@@ -209,7 +180,7 @@ static void femu_init_pci(FemuCtrl *n, Error **errp)
 {
     PCIDevice *pdev = PCI_DEVICE(n);
     uint8_t *conf = pdev->config;
-    unsigned nvec = n->queues + 1;
+    unsigned nvec = n->params.queues + 1;
 
     conf[PCI_INTERRUPT_PIN] = 1;
     /* class code 01 08 02: mass storage, NVM, NVM Express */
@@ -276,14 +247,14 @@ static bool femu_resolve_subsys(FemuCtrl *n, Error **errp)
     bool ambiguous = false;
 
     n->subsys = NULL;
-    if (!n->subsys_id) {
+    if (!n->params.subsys_id) {
         return true;
     }
-    if (!*n->subsys_id) {
+    if (!*n->params.subsys_id) {
         error_setg(errp, "subsys='': give the id of a femu-subsys device");
         return false;
     }
-    obj = object_resolve_path_type(n->subsys_id, TYPE_FEMU_SUBSYS,
+    obj = object_resolve_path_type(n->params.subsys_id, TYPE_FEMU_SUBSYS,
                                    &ambiguous);
     if (obj) {
         n->subsys = FEMU_SUBSYS(obj);
@@ -291,19 +262,19 @@ static bool femu_resolve_subsys(FemuCtrl *n, Error **errp)
     }
     if (ambiguous) {
         error_setg(errp, "subsys=%s: more than one femu-subsys matches; "
-                   "give the full QOM path", n->subsys_id);
+                   "give the full QOM path", n->params.subsys_id);
         return false;
     }
-    obj = object_resolve_path(n->subsys_id, &ambiguous);
+    obj = object_resolve_path(n->params.subsys_id, &ambiguous);
     if (obj) {
         error_setg(errp, "subsys=%s: '%s' is a %s, not a femu-subsys "
-                   "device", n->subsys_id, n->subsys_id,
+                   "device", n->params.subsys_id, n->params.subsys_id,
                    object_get_typename(obj));
         return false;
     }
     error_setg(errp, "subsys=%s: no femu-subsys device with that id; give "
                "-device femu-subsys,id=%s,... before the femu controller "
-               "that uses it", n->subsys_id, n->subsys_id);
+               "that uses it", n->params.subsys_id, n->params.subsys_id);
     return false;
 }
 
@@ -366,15 +337,15 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
         goto fail_fdp;
     }
     n->lba_shift = ctz32(n->cfg.secsz);
-    n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->mdts;
+    n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->params.mdts;
     bytes = n->ns_blocks << n->lba_shift;
     if (femu_store_init(&n->store, bytes, errp)) {
         goto fail_ftl;
     }
 
     n->instance = femu_next_instance++;
-    if (n->serial) {
-        pstrcpy(n->sn, sizeof(n->sn), n->serial);
+    if (n->params.serial) {
+        pstrcpy(n->sn, sizeof(n->sn), n->params.serial);
     } else {
         snprintf(n->sn, sizeof(n->sn), "vSSD%d", n->instance);
     }
@@ -388,12 +359,10 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     qemu_mutex_init(&n->ftl_lock);
     qemu_mutex_init(&n->err_lock);
 
-    n->sq = g_new0(FemuSQ *, n->queues + 1);
-    n->cq = g_new0(FemuCQ *, n->queues + 1);
+    n->sq = g_new0(FemuSQ *, n->params.queues + 1);
+    n->cq = g_new0(FemuCQ *, n->params.queues + 1);
     n->admin_bh = qemu_bh_new_guarded(femu_admin_bh, n,
                                       &DEVICE(n)->mem_reentrancy_guard);
-    n->irq_bh = qemu_bh_new_guarded(femu_irq_bh, n,
-                                    &DEVICE(n)->mem_reentrancy_guard);
 
     femu_init_pci(n, errp);
     if (*errp) {
@@ -413,14 +382,13 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->exit_notifier.notify = femu_exit_notify;
     qemu_add_exit_notifier(&n->exit_notifier);
     n->vm_state = qemu_add_vm_change_state_handler(femu_vm_state_change, n);
-    trace_femu_realize(n->instance, n->femu_mode, n->ns_blocks,
-                       n->cfg.secsz, n->queues, n->npollers);
+    trace_femu_realize(n->instance, n->params.femu_mode, n->ns_blocks,
+                       n->cfg.secsz, n->params.queues, n->params.npollers);
     return;
 
 fail_bh:
     femu_state_unrealize(n);
     qemu_bh_delete(n->admin_bh);
-    qemu_bh_delete(n->irq_bh);
     g_free(n->sq);
     g_free(n->cq);
     qemu_mutex_destroy(&n->ftl_lock);
@@ -446,7 +414,6 @@ static void femu_exit(PCIDevice *pdev)
     femu_pollers_stop(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);
-    qemu_bh_delete(n->irq_bh);
     g_free(n->sq);
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
@@ -469,51 +436,62 @@ static void femu_pci_reset(DeviceState *dev)
 }
 
 static const Property femu_props[] = {
-    DEFINE_PROP_UINT32("femu_mode", FemuCtrl, femu_mode, FEMU_MODE_BBSSD),
-    /* geometry */
-    DEFINE_PROP_UINT32("nchs", FemuCtrl, cfg.nchs, 8),
-    DEFINE_PROP_UINT32("luns_per_ch", FemuCtrl, cfg.luns_per_ch, 8),
-    DEFINE_PROP_UINT32("pls_per_lun", FemuCtrl, cfg.pls_per_lun, 1),
-    DEFINE_PROP_UINT32("blks_per_pl", FemuCtrl, cfg.blks_per_pl, 256),
-    DEFINE_PROP_UINT32("pgs_per_blk", FemuCtrl, cfg.pgs_per_blk, 256),
-    DEFINE_PROP_UINT32("secsz", FemuCtrl, cfg.secsz, 512),
-    DEFINE_PROP_UINT32("secs_per_pg", FemuCtrl, cfg.secs_per_pg, 8),
-    /* sizing */
-    DEFINE_PROP_UINT64("devsz_mb", FemuCtrl, cfg.devsz_mb, 1024),
-    DEFINE_PROP_INT32("op_pcent", FemuCtrl, cfg.op_pcent, -1),
-    /* NAND timing, ns */
-    DEFINE_PROP_UINT64("pg_rd_lat", FemuCtrl, cfg.pg_rd_lat, 40000),
-    DEFINE_PROP_UINT64("pg_wr_lat", FemuCtrl, cfg.pg_wr_lat, 200000),
-    DEFINE_PROP_UINT64("blk_er_lat", FemuCtrl, cfg.blk_er_lat, 2000000),
-    DEFINE_PROP_UINT64("ch_xfer_lat", FemuCtrl, cfg.ch_xfer_lat, 0),
-    /* GC */
-    DEFINE_PROP_UINT32("gc_thres_pcent", FemuCtrl, cfg.gc_thres_pcent, 75),
+    DEFINE_PROP_UINT32("femu_mode", FemuCtrl, params.femu_mode,
+                       FEMU_MODE_BBSSD),
+    /* geometry, sizing, NAND timing (ns) and GC: the FTL's defaults */
+    DEFINE_PROP_UINT32("nchs", FemuCtrl, cfg.nchs, FTL_DEFAULT_NCHS),
+    DEFINE_PROP_UINT32("luns_per_ch", FemuCtrl, cfg.luns_per_ch,
+                       FTL_DEFAULT_LUNS_PER_CH),
+    DEFINE_PROP_UINT32("pls_per_lun", FemuCtrl, cfg.pls_per_lun,
+                       FTL_DEFAULT_PLS_PER_LUN),
+    DEFINE_PROP_UINT32("blks_per_pl", FemuCtrl, cfg.blks_per_pl,
+                       FTL_DEFAULT_BLKS_PER_PL),
+    DEFINE_PROP_UINT32("pgs_per_blk", FemuCtrl, cfg.pgs_per_blk,
+                       FTL_DEFAULT_PGS_PER_BLK),
+    DEFINE_PROP_UINT32("secsz", FemuCtrl, cfg.secsz, FTL_DEFAULT_SECSZ),
+    DEFINE_PROP_UINT32("secs_per_pg", FemuCtrl, cfg.secs_per_pg,
+                       FTL_DEFAULT_SECS_PER_PG),
+    DEFINE_PROP_UINT64("devsz_mb", FemuCtrl, cfg.devsz_mb,
+                       FTL_DEFAULT_DEVSZ_MB),
+    DEFINE_PROP_INT32("op_pcent", FemuCtrl, cfg.op_pcent,
+                      FTL_DEFAULT_OP_PCENT),
+    DEFINE_PROP_UINT64("pg_rd_lat", FemuCtrl, cfg.pg_rd_lat,
+                       FTL_DEFAULT_PG_RD_LAT),
+    DEFINE_PROP_UINT64("pg_wr_lat", FemuCtrl, cfg.pg_wr_lat,
+                       FTL_DEFAULT_PG_WR_LAT),
+    DEFINE_PROP_UINT64("blk_er_lat", FemuCtrl, cfg.blk_er_lat,
+                       FTL_DEFAULT_BLK_ER_LAT),
+    DEFINE_PROP_UINT64("ch_xfer_lat", FemuCtrl, cfg.ch_xfer_lat,
+                       FTL_DEFAULT_CH_XFER_LAT),
+    DEFINE_PROP_UINT32("gc_thres_pcent", FemuCtrl, cfg.gc_thres_pcent,
+                       FTL_DEFAULT_GC_THRES_PCENT),
     DEFINE_PROP_UINT32("gc_thres_pcent_high", FemuCtrl,
-                       cfg.gc_thres_pcent_high, 95),
-    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, gc_policy, FTL_GC_GREEDY,
-                       femu_prop_gc_policy, int),
-    DEFINE_PROP_INT32("gc_strategy", FemuCtrl, gc_strategy, -1),
+                       cfg.gc_thres_pcent_high,
+                       FTL_DEFAULT_GC_THRES_PCENT_HIGH),
+    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, params.gc_policy,
+                       FTL_DEFAULT_GC_POLICY, femu_prop_gc_policy, int),
+    DEFINE_PROP_INT32("gc_strategy", FemuCtrl, params.gc_strategy, -1),
     DEFINE_PROP_BOOL("hot_cold_sep", FemuCtrl, cfg.hot_cold_sep, false),
     DEFINE_PROP_BOOL("gc_own_line", FemuCtrl, cfg.gc_own_line, false),
-    DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, 1),
+    DEFINE_PROP_UINT64("seed", FemuCtrl, cfg.seed, FTL_DEFAULT_SEED),
     /* controller */
-    DEFINE_PROP_STRING("serial", FemuCtrl, serial),
-    DEFINE_PROP_UINT32("queues", FemuCtrl, queues, 8),
-    DEFINE_PROP_UINT32("pollers", FemuCtrl, npollers, 1),
-    DEFINE_PROP_UINT8("poller_rt", FemuCtrl, poller_rt, 0),
-    DEFINE_PROP_UINT8("mdts", FemuCtrl, mdts, 7),
-    DEFINE_PROP_UINT16("mqes", FemuCtrl, mqes, 0x3ff),
-    DEFINE_PROP_STRING("subsys", FemuCtrl, subsys_id),
+    DEFINE_PROP_STRING("serial", FemuCtrl, params.serial),
+    DEFINE_PROP_UINT32("queues", FemuCtrl, params.queues, 8),
+    DEFINE_PROP_UINT32("pollers", FemuCtrl, params.npollers, 1),
+    DEFINE_PROP_UINT8("poller_rt", FemuCtrl, params.poller_rt, 0),
+    DEFINE_PROP_UINT8("mdts", FemuCtrl, params.mdts, 7),
+    DEFINE_PROP_UINT16("mqes", FemuCtrl, params.mqes, 0x3ff),
+    DEFINE_PROP_STRING("subsys", FemuCtrl, params.subsys_id),
     /* Zoned Namespace SSD (femu_mode=3) */
-    DEFINE_PROP_UINT32("zone_luns", FemuCtrl, zns_zone_luns, 4),
-    DEFINE_PROP_UINT64("zone_size_mb", FemuCtrl, zns_zone_size_mb, 0),
-    DEFINE_PROP_UINT64("zone_cap_mb", FemuCtrl, zns_zone_cap_mb, 0),
-    DEFINE_PROP_UINT32("max_open", FemuCtrl, zns_max_open, 0),
-    DEFINE_PROP_UINT32("max_active", FemuCtrl, zns_max_active, 0),
-    DEFINE_PROP_UINT8("zasl", FemuCtrl, zns_zasl, 0),
+    DEFINE_PROP_UINT32("zone_luns", FemuCtrl, params.zns_zone_luns, 4),
+    DEFINE_PROP_UINT64("zone_size_mb", FemuCtrl, params.zns_zone_size_mb, 0),
+    DEFINE_PROP_UINT64("zone_cap_mb", FemuCtrl, params.zns_zone_cap_mb, 0),
+    DEFINE_PROP_UINT32("max_open", FemuCtrl, params.zns_max_open, 0),
+    DEFINE_PROP_UINT32("max_active", FemuCtrl, params.zns_max_active, 0),
+    DEFINE_PROP_UINT8("zasl", FemuCtrl, params.zns_zasl, 0),
     /* a fresh random UUID per run unless given ("auto") */
-    DEFINE_PROP_UUID("uuid", FemuCtrl, uuid),
-    DEFINE_PROP_STRING("state", FemuCtrl, state_path),
+    DEFINE_PROP_UUID("uuid", FemuCtrl, params.uuid),
+    DEFINE_PROP_STRING("state", FemuCtrl, params.state_path),
 };
 
 /*
@@ -660,7 +638,7 @@ static void femu_subsys_realize(DeviceState *dev, Error **errp)
 static const Property femu_subsys_props[] = {
     DEFINE_PROP_BOOL("fdp", FemuSubsys, fdp, false),
     DEFINE_PROP_UINT32("fdp.nruh", FemuSubsys, fdp_nruh, 0),
-    DEFINE_PROP_UINT32("fdp.nru", FemuSubsys, fdp_nru, 128),
+    DEFINE_PROP_UINT32("fdp.nru", FemuSubsys, fdp_nru, FTL_DEFAULT_FDP_NRU),
 };
 
 static void femu_subsys_class_init(ObjectClass *oc, void *data)

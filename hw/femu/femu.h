@@ -6,7 +6,9 @@
  *   regs.c    BAR0 registers, doorbells, enable/disable/reset, interrupts
  *   queues.c  SQ/CQ objects, completion posting, shadow doorbells
  *   prp.c     PRP / PRP-list walking and guest-RAM checks
- *   admin.c   admin command set (Identify, features, queues, ...)
+ *   admin.c   admin command set (Identify, queues, directives, 0xEF, ...)
+ *   features.c  Get/Set Features, Timestamp, Host Behavior Support
+ *   events.c  error information log, asynchronous events
  *   log.c     Get Log Page (error, SMART, FW slot, effects, C0h, C1h)
  *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM)
  *   poller.c  poller threads and the time-ordered completion queues
@@ -20,7 +22,9 @@
  * which never take the BQL while they hold a FEMU lock: they only touch
  * guest RAM (femu_dma_read/write: RAM or nothing, in one step), the
  * store, the FTL (under ftl_lock) and their own queues
- * (under FemuPoller.lock).  Interrupts are raised from a bottom half.
+ * (under FemuPoller.lock).  Interrupts are sent with the BQL held: at
+ * once for a CQE posted in the main loop, by the poller after it has
+ * dropped its own lock for the ones it posted (regs.c).
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -30,20 +34,19 @@
 
 #include "hw/pci/pci_device.h"
 #include "block/nvme.h"
+#include "qemu/log.h"
 #include "qemu/thread.h"
 #include "qemu/event_notifier.h"
 #include "qemu/uuid.h"
 #include "hw/femu/ftl.h"
 #include "hw/femu/zns.h"
+#include "hw/femu/femu-abi.h"
 
 #define TYPE_FEMU "femu"
 OBJECT_DECLARE_SIMPLE_TYPE(FemuCtrl, FEMU)
 
 #define TYPE_FEMU_SUBSYS "femu-subsys"
 OBJECT_DECLARE_SIMPLE_TYPE(FemuSubsys, FEMU_SUBSYS)
-
-#define FEMU_PCI_VENDOR_ID      0x1d1d
-#define FEMU_PCI_DEVICE_ID      0x1f1f
 
 enum FemuMode {
     FEMU_MODE_BBSSD = 1,   /* BlackBox SSD: device-side FTL */
@@ -72,13 +75,6 @@ enum FemuMode {
 #define FEMU_DSM_MAX_BYTES      (256ULL << 20)
 #define FEMU_PAGE_BITS          12
 
-/* Vendor log pages (NVMe 2.0 5.16: C0h-FFh are vendor specific). */
-#define FEMU_LOG_FTL            0xc0
-#define FEMU_LOG_LATENCY        0xc1
-#define FEMU_VENDOR_LOG_SIZE    512
-/* Vendor admin opcode for run-time controls (SPEC 2.5). */
-#define FEMU_ADM_CMD_CONTROL    0xef
-
 /*
  * NVMe Zoned Namespace Command Set 1.1 (not in block/nvme.h): the Changed
  * Zone List log page (section 5.3.1, I/O Command Set specific, CSI 02h),
@@ -93,21 +89,6 @@ enum FemuMode {
 #define FEMU_OAES_ZDCN                  (1u << 27)
 #define FEMU_AEC_ZDCN(aec)              (((aec) >> 27) & 1)
 
-/*
- * Lateness histograms (log page C1h, layout version 2, docs/log-pages.md):
- * log-linear buckets.  Lateness below FEMU_LAT_SUB ns has a bucket per
- * nanosecond; above, each power of two [2^e, 2^(e+1)) is split into
- * FEMU_LAT_SUB equal buckets (resolution 1/16 = 6.25%, e.g. 512 ns
- * around 10 us).  Lateness of 2^FEMU_LAT_MAX_BITS ns (68.7 s) or more
- * lands in the last bucket.
- */
-#define FEMU_LAT_SUB_BITS       4
-#define FEMU_LAT_SUB            (1 << FEMU_LAT_SUB_BITS)
-#define FEMU_LAT_MAX_BITS       36
-#define FEMU_LAT_BUCKETS        (FEMU_LAT_SUB + \
-                                 (FEMU_LAT_MAX_BITS - FEMU_LAT_SUB_BITS) * \
-                                 FEMU_LAT_SUB)
-
 /* One lateness histogram; fields are updated with atomics. */
 typedef struct FemuLatHist {
     uint64_t bucket[FEMU_LAT_BUCKETS];
@@ -116,8 +97,22 @@ typedef struct FemuLatHist {
     uint64_t max_ns;
 } FemuLatHist;
 
+/*
+ * The device refuses what the guest asked: a command it completes with
+ * an error status, or an access it ignores.  FEMU_GUEST_ERR(event, ...)
+ * fires trace event `event` (one per reason: -trace 'femu_*' shows the
+ * values) and, with -d guest_errors, logs the event's name.
+ */
+#define FEMU_GUEST_ERR(event, ...)                                      \
+    do {                                                                \
+        trace_##event(__VA_ARGS__);                                     \
+        qemu_log_mask(LOG_GUEST_ERROR, "femu: guest error: %s\n",       \
+                      #event);                                          \
+    } while (0)
+
 typedef struct FemuCtrl FemuCtrl;
 typedef struct FemuPoller FemuPoller;
+typedef struct FemuFdp FemuFdp;     /* fdp.c */
 
 typedef struct FemuSubsys {
     DeviceState parent_obj;
@@ -231,14 +226,33 @@ typedef struct FemuAerEvent {
 
 #define FEMU_AER_QUEUED_MAX 16
 
-struct FemuCtrl {
-    PCIDevice parent_obj;
+/* Composite temperature thresholds (Identify WCTEMP, CCTEMP), kelvin */
+#define FEMU_WCTEMP             343     /* 70 C */
+#define FEMU_CCTEMP             373     /* 100 C */
 
-    MemoryRegion iomem;
-    NvmeBar bar;
+/*
+ * Feature values (NVMe 2.0 5.27.1) that Set Features changes and a
+ * Controller Level Reset restores (features.c); the Timestamp, which
+ * runs, is apart.
+ */
+typedef struct FemuFeatures {
+    uint32_t arbitration;
+    uint32_t power_mgmt;
+    uint16_t temp_thresh_hi;        /* kelvin */
+    uint16_t temp_thresh_lo;
+    uint32_t err_rec;
+    uint32_t vwc;
+    uint32_t int_coalescing;
+    uint32_t write_atomicity;
+    uint32_t async_config;
+    /* Interrupt Vector Configuration: CD cleared by the host, per vector */
+    uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
+    bool nq_set;
+    NvmeHostBehaviorSupport hbs;    /* FID 16h */
+} FemuFeatures;
 
-    /* properties */
-    struct ftl_config cfg;
+/* The femu device's properties but the FTL's (FemuCtrl.cfg). */
+typedef struct FemuParams {
     uint32_t femu_mode;
     int gc_policy;          /* enum ftl_gc_policy */
     int32_t gc_strategy;
@@ -251,6 +265,24 @@ struct FemuCtrl {
     char *subsys_id;        /* the subsys property: a femu-subsys id */
     QemuUUID uuid;          /* namespace UUID (descriptor 03h) */
     char *state_path;       /* the state property: a state file, or NULL */
+    /* Zoned Namespace SSD (femu_mode=3) */
+    uint32_t zns_zone_luns;
+    uint64_t zns_zone_size_mb;
+    uint64_t zns_zone_cap_mb;
+    uint32_t zns_max_open;
+    uint32_t zns_max_active;
+    uint8_t zns_zasl;
+} FemuParams;
+
+struct FemuCtrl {
+    PCIDevice parent_obj;
+
+    MemoryRegion iomem;
+    NvmeBar bar;
+
+    /* properties: the FTL's (geometry, sizing, timing, GC) and the rest */
+    struct ftl_config cfg;
+    FemuParams params;
     int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
@@ -269,14 +301,8 @@ struct FemuCtrl {
     QemuMutex ftl_lock;
     int ftl_waiters;        /* main-loop threads waiting for it (atomic) */
 
-    /* Zoned namespace (mode 3), also owned under ftl_lock; properties */
+    /* Zoned namespace (mode 3), also owned under ftl_lock */
     struct zns *zns;
-    uint32_t zns_zone_luns;
-    uint64_t zns_zone_size_mb;
-    uint64_t zns_zone_cap_mb;
-    uint32_t zns_max_open;
-    uint32_t zns_max_active;
-    uint8_t zns_zasl;
 
     FemuStore store;
 
@@ -285,7 +311,6 @@ struct FemuCtrl {
     FemuCQ **cq;
     FemuPoller *pollers;
     QEMUBH *admin_bh;
-    QEMUBH *irq_bh;
     bool irq_level;
     bool irq_pending;       /* some CQ has irq_pending set by a poller */
     uint32_t intms;
@@ -298,27 +323,14 @@ struct FemuCtrl {
     uint64_t dbbuf_dbs;
     uint64_t dbbuf_eis;
 
-    /* features (NVMe 2.0 5.27.1) */
-    uint32_t feat_arbitration;
-    uint32_t feat_power_mgmt;
-    uint16_t temp_thresh_hi;
-    uint16_t temp_thresh_lo;
+    FemuFeatures feat;
     uint16_t temperature;   /* kelvin */
-    uint32_t feat_err_rec;
-    uint32_t feat_vwc;
-    uint32_t feat_int_coalescing;
-    uint32_t feat_write_atomicity;
-    uint32_t feat_async_config;
-    /* Interrupt Vector Configuration: CD cleared by the host, per vector */
-    uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
-    bool nq_set;
     /* Timestamp (FID 0Eh): ts_base_ms at QEMU_CLOCK_VIRTUAL ts_at_ms */
     uint64_t ts_base_ms;
     int64_t ts_at_ms;
     bool ts_host_set;       /* origin 001b: set by Set Features */
     bool ts_stopped;        /* the VM stopped since: Synch = 1 */
     VMChangeStateEntry *vm_state;
-    NvmeHostBehaviorSupport hbs;    /* FID 16h */
 
     /* asynchronous events */
     uint16_t aer_cids[FEMU_AERL + 1];
@@ -349,7 +361,7 @@ struct FemuCtrl {
     FemuLatHist lat_irq;
 
     /* FDP state (fdp.c); NULL when the controller has no FDP */
-    void *fdp;
+    FemuFdp *fdp;
 
     Notifier exit_notifier; /* stops the pollers when QEMU exits */
 };
@@ -361,7 +373,7 @@ bool femu_is_bbssd(FemuCtrl *n);
 void femu_regs_init(FemuCtrl *n);
 void femu_ctrl_reset(FemuCtrl *n);
 void femu_irq_schedule(FemuCQ *cq);
-void femu_irq_bh(void *opaque);
+void femu_irq_send(FemuCtrl *n);
 void femu_irq_flush(FemuCtrl *n);
 void femu_irq_update_pin(FemuCtrl *n);
 void femu_pci_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
@@ -399,17 +411,30 @@ uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
 
 /* admin.c */
 void femu_admin_bh(void *opaque);
-void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log);
+uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
+
+/* features.c: Get/Set Features, Timestamp, Host Behavior Support */
+uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
+uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
+void femu_features_reset(FemuCtrl *n);
+bool femu_temp_warning(FemuCtrl *n);
+
+/* events.c: error information log, asynchronous events */
 void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
                        uint16_t status);
-void femu_aer_clear(FemuCtrl *n, uint8_t type);
-uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
-void femu_admin_ctrl_reset(FemuCtrl *n);
 void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
                           uint8_t phase);
+void femu_error_log_fill(FemuCtrl *n, NvmeErrorLog *out);
+uint64_t femu_error_count(FemuCtrl *n);
+void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log);
+void femu_aer_clear(FemuCtrl *n, uint8_t type);
+uint16_t femu_aer_request(FemuCtrl *n, NvmeCmd *cmd);
+void femu_aer_reset(FemuCtrl *n);
 
 /* log.c */
 uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd);
+void femu_lat_record(FemuLatHist *h, int64_t late_ns);
+void femu_lat_reset(FemuCtrl *n);
 
 /* io.c */
 void femu_io_exec(FemuCtrl *n, FemuReq *req);
@@ -428,11 +453,7 @@ void femu_pollers_lock_all(FemuCtrl *n);
 void femu_ftl_lock(FemuCtrl *n);
 void femu_ftl_lock_main(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
-void femu_lat_record(FemuLatHist *h, int64_t late_ns);
-void femu_lat_reset(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
-int femu_lat_bucket(uint64_t ns);
-uint64_t femu_lat_bucket_low(int b);
 
 /* state.c */
 bool femu_state_realize(FemuCtrl *n, Error **errp);
@@ -447,9 +468,8 @@ uint16_t femu_state_save_now(FemuCtrl *n);
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);
 void femu_store_fini(FemuStore *s);
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
-uint64_t femu_store_resident_bytes(FemuStore *s);
 
-/* fdp.c: Flexible Data Placement hooks (issue 5).  Without a subsystem
+/* fdp.c: Flexible Data Placement hooks.  Without a subsystem
  * with fdp=on every hook reports "not supported". */
 bool femu_fdp_realize(FemuCtrl *n, Error **errp);
 void femu_fdp_unrealize(FemuCtrl *n);
@@ -482,7 +502,6 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes);
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
-void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf);
 void femu_zns_control(FemuCtrl *n, uint32_t code);
 /* Changed Zone List log page BFh into a zeroed 4096-byte buffer. */
 void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);

@@ -38,6 +38,7 @@ uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc)
 static uint16_t femu_check_range(FemuCtrl *n, uint64_t slba, uint64_t nlb)
 {
     if (slba >= n->ns_blocks || nlb > n->ns_blocks - slba) {
+        FEMU_GUEST_ERR(femu_io_bad_range, slba, nlb, n->ns_blocks);
         return NVME_LBA_RANGE | NVME_DNR;
     }
     return NVME_SUCCESS;
@@ -68,6 +69,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     }
     if (len > n->max_xfer) {
         /* more than MDTS allows (Identify Controller MDTS) */
+        FEMU_GUEST_ERR(femu_io_too_long, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (is_write) {
@@ -190,6 +192,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
      * and write pointer change by Zone Management Send only (below, the
      * ranges are checked and nothing is unmapped) */
     if (nr > FEMU_DSM_MAX_RANGES) {
+        FEMU_GUEST_ERR(femu_dsm_too_many_ranges, nr, FEMU_DSM_MAX_RANGES);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_dma_cmd(n, &req->cmd, (uint8_t *)range,
@@ -208,6 +211,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         }
         total += nlb;
         if (nlb > max || total > max) {
+            FEMU_GUEST_ERR(femu_dsm_too_long, i, nlb, total, max);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
     }
@@ -218,7 +222,8 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
             femu_unmap(n, le64_to_cpu(range[i].slba), nlb);
         }
     }
-    femu_io_trace(n, req, le64_to_cpu(range[0].slba), nr);
+    /* the first range's LBA and the blocks of all ranges */
+    femu_io_trace(n, req, le64_to_cpu(range[0].slba), total);
     return NVME_SUCCESS;
 }
 
@@ -230,12 +235,16 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
 
     if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
         /* fused operations are not supported (FUSES = 0) */
+        FEMU_GUEST_ERR(femu_cmd_fused, req->sq->sqid, le16_to_cpu(cmd->cid));
         status = NVME_INVALID_FIELD | NVME_DNR;
     } else if (!femu_io_cmd_effects(n, cmd->opcode)) {
+        FEMU_GUEST_ERR(femu_cmd_bad_opcode, req->sq->sqid,
+                       le16_to_cpu(cmd->cid), cmd->opcode);
         status = NVME_INVALID_OPCODE | NVME_DNR;
     } else if (nsid != 1 &&
                !(cmd->opcode == NVME_CMD_FLUSH &&
                  nsid == NVME_NSID_BROADCAST)) {
+        FEMU_GUEST_ERR(femu_io_bad_nsid, req->sq->sqid, cmd->opcode, nsid);
         status = NVME_INVALID_NSID | NVME_DNR;
     } else {
         switch (cmd->opcode) {

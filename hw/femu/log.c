@@ -2,9 +2,12 @@
  * FEMU: Get Log Page (NVMe 2.0 base spec 5.16).
  *
  * Pages: 01h error information, 02h SMART / health, 03h firmware slot,
- * 05h commands supported and effects, C0h FTL counters (SPEC 2.5),
- * C1h completion lateness (docs/log-pages.md), BFh changed zone list
- * (femu_mode=3, CSI 02h, zns.c) and the FDP pages 20h-23h through fdp.c.  Offsets (LPO) and partial reads work on every page.
+ * 05h commands supported and effects, the vendor pages C0h (FTL
+ * counters) and C1h (completion lateness), laid out in
+ * include/hw/femu/femu-abi.h and described in docs/log-pages.md, BFh
+ * changed zone list (femu_mode=3, CSI 02h, zns.c) and the FDP pages
+ * 20h-23h through fdp.c.  Offsets (LPO) and partial reads work on every
+ * page.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,53 +17,101 @@
 #include "femu.h"
 #include "trace.h"
 
-/* C0h layout (little-endian), SPEC 2.5 */
-#define C0_WAF_X1000            0
-#define C0_HOST_PAGES_WRITTEN   8
-#define C0_GC_PAGES_MOVED       16
-#define C0_HOST_PAGES_PROG      24
-
-/*
- * C1h layout version 2 (little-endian; docs/log-pages.md is the reference).
- * Lateness of a completion = host clock when its CQE is in guest memory
- * minus its emulated completion time (ns).  Since start or 0xEF code 5.
- *   0 u64 completions     8 u64 sum      16 u64 max
- *  24 u64 p50            32 u64 p99      40 u64 p99.9   64 u64 p90
- *  48 u32 layout version (2)  52 u16 sub-buckets per power of two
- *  56 u32 buckets per histogram  60 u32 offset of the CQE histogram
- *  80..127 the same six fields (count sum max p50 p99 p99.9) for the
- *      interrupt step: emulated time to the poller's interrupt step done
- * 128 u32 offset of the interrupt histogram   136 u64 its p90
- * 144 u64 the pollers' largest wake margin now (ns; see poller.c)
- * Percentiles are upper bounds: the last nanosecond of the bucket that
- * holds them, capped at the maximum.  Histograms: u64[buckets] each.
- */
-#define C1_VERSION              2
-#define C1_HDR_SIZE             512
-#define C1_HIST_BYTES           (FEMU_LAT_BUCKETS * 8)
-#define C1_CQE_HIST_OFF         C1_HDR_SIZE
-#define C1_IRQ_HIST_OFF         (C1_CQE_HIST_OFF + C1_HIST_BYTES)
-#define C1_SIZE                 (C1_IRQ_HIST_OFF + C1_HIST_BYTES)
-
-static void femu_log_c0(FemuCtrl *n, uint8_t *buf)
+/* C0h from the FTL (mode 1) or the zone model (mode 3); NoSSD: 1000, 0s */
+static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
 {
     struct ftl_counters c = {};
+    struct zns_counters z = {};
     uint32_t waf = 1000;
 
     if (femu_is_zns(n)) {
-        femu_zns_log_c0(n, buf);
-        return;
-    }
-    if (n->ftl) {
+        femu_ftl_lock_main(n);
+        zns_get_counters(n->zns, &z);
+        waf = zns_waf_x1000(n->zns);
+        qemu_mutex_unlock(&n->ftl_lock);
+        /* no device-side GC: nothing moved */
+        c.host_pages_written = z.host_pages_written;
+        c.host_pages_programmed = z.host_pages_programmed;
+    } else if (n->ftl) {
         femu_ftl_lock_main(n);
         ftl_get_counters(n->ftl, &c);
         waf = ftl_waf_x1000(n->ftl);
         qemu_mutex_unlock(&n->ftl_lock);
     }
-    stl_le_p(buf + C0_WAF_X1000, waf);
-    stq_le_p(buf + C0_HOST_PAGES_WRITTEN, c.host_pages_written);
-    stq_le_p(buf + C0_GC_PAGES_MOVED, c.gc_pages_moved);
-    stq_le_p(buf + C0_HOST_PAGES_PROG, c.host_pages_programmed);
+    log->waf_x1000 = cpu_to_le32(waf);
+    log->host_pages_written = cpu_to_le64(c.host_pages_written);
+    log->gc_pages_moved = cpu_to_le64(c.gc_pages_moved);
+    log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
+    log->zone_resets = cpu_to_le64(z.zone_resets);
+    log->blocks_erased = cpu_to_le64(z.blocks_erased);
+}
+
+/*
+ * Completion lateness histograms (C1h): the pollers record into them
+ * (femu_lat_record), this page reads them.
+ */
+/* Histogram bucket of a lateness (log-linear, see FEMU_LAT_BUCKETS). */
+static int femu_lat_bucket(uint64_t ns)
+{
+    int e;
+
+    if (ns < FEMU_LAT_SUB) {
+        return ns;
+    }
+    e = 63 - clz64(ns);
+    if (e >= FEMU_LAT_MAX_BITS) {
+        return FEMU_LAT_BUCKETS - 1;
+    }
+    return FEMU_LAT_SUB + (e - FEMU_LAT_SUB_BITS) * FEMU_LAT_SUB +
+           ((ns >> (e - FEMU_LAT_SUB_BITS)) & (FEMU_LAT_SUB - 1));
+}
+
+/* Smallest lateness that falls into bucket b. */
+static uint64_t femu_lat_bucket_low(int b)
+{
+    int k, e;
+
+    if (b < FEMU_LAT_SUB) {
+        return b;
+    }
+    k = b - FEMU_LAT_SUB;
+    e = FEMU_LAT_SUB_BITS + k / FEMU_LAT_SUB;
+    return (uint64_t)(FEMU_LAT_SUB + k % FEMU_LAT_SUB) <<
+           (e - FEMU_LAT_SUB_BITS);
+}
+
+void femu_lat_record(FemuLatHist *h, int64_t late_ns)
+{
+    uint64_t v = late_ns < 0 ? 0 : late_ns;
+    uint64_t max;
+
+    qatomic_inc(&h->bucket[femu_lat_bucket(v)]);
+    qatomic_inc(&h->count);
+    qatomic_add(&h->sum_ns, v);
+    max = qatomic_read(&h->max_ns);
+    while (v > max) {
+        uint64_t old = qatomic_cmpxchg(&h->max_ns, max, v);
+        if (old == max) {
+            break;
+        }
+        max = old;
+    }
+}
+
+/* FEMU_CTRL_RESET_COUNTERS: the histograms restart (racing updates
+ * may survive). */
+void femu_lat_reset(FemuCtrl *n)
+{
+    FemuLatHist *hs[] = { &n->lat_cqe, &n->lat_irq };
+
+    for (int i = 0; i < ARRAY_SIZE(hs); i++) {
+        for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
+            qatomic_set(&hs[i]->bucket[b], 0);
+        }
+        qatomic_set(&hs[i]->count, 0);
+        qatomic_set(&hs[i]->sum_ns, 0);
+        qatomic_set(&hs[i]->max_ns, 0);
+    }
 }
 
 /* Upper bound of the q-quantile (num/den) of a histogram snapshot. */
@@ -83,41 +134,45 @@ static uint64_t femu_lat_quantile(const uint64_t *hist, uint64_t count,
     return max;
 }
 
-/* Summary fields at hdr (count sum max p50 p99 p99.9) and the buckets. */
-static void femu_log_c1_hist(FemuLatHist *h, uint8_t *hdr, uint8_t *out,
-                             uint64_t *p90)
+/*
+ * A snapshot of histogram h: its summary into *sum, its buckets into
+ * hist_out (u64[FEMU_LAT_BUCKETS], little-endian), its p90 into *p90.
+ */
+static void femu_log_c1_hist(FemuLatHist *h, FemuLatSummary *sum,
+                             void *hist_out, uint64_t *p90)
 {
     uint64_t hist[FEMU_LAT_BUCKETS], count = 0, max;
 
     for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
         hist[b] = qatomic_read(&h->bucket[b]);
         count += hist[b];
-        stq_le_p(out + 8 * b, hist[b]);
+        stq_le_p((uint8_t *)hist_out + 8 * b, hist[b]);
     }
     max = qatomic_read(&h->max_ns);
-    stq_le_p(hdr + 0, count);
-    stq_le_p(hdr + 8, qatomic_read(&h->sum_ns));
-    stq_le_p(hdr + 16, max);
-    stq_le_p(hdr + 24, femu_lat_quantile(hist, count, max, 1, 2));
-    stq_le_p(hdr + 32, femu_lat_quantile(hist, count, max, 99, 100));
-    stq_le_p(hdr + 40, femu_lat_quantile(hist, count, max, 999, 1000));
+    sum->count = cpu_to_le64(count);
+    sum->sum_ns = cpu_to_le64(qatomic_read(&h->sum_ns));
+    sum->max_ns = cpu_to_le64(max);
+    sum->p50_ns = cpu_to_le64(femu_lat_quantile(hist, count, max, 1, 2));
+    sum->p99_ns = cpu_to_le64(femu_lat_quantile(hist, count, max, 99, 100));
+    sum->p999_ns =
+        cpu_to_le64(femu_lat_quantile(hist, count, max, 999, 1000));
     *p90 = femu_lat_quantile(hist, count, max, 9, 10);
 }
 
-static void femu_log_c1(FemuCtrl *n, uint8_t *buf)
+static void femu_log_c1(FemuCtrl *n, FemuLogLatency *log)
 {
     uint64_t p90;
 
-    femu_log_c1_hist(&n->lat_cqe, buf, buf + C1_CQE_HIST_OFF, &p90);
-    stl_le_p(buf + 48, C1_VERSION);
-    stw_le_p(buf + 52, FEMU_LAT_SUB);
-    stl_le_p(buf + 56, FEMU_LAT_BUCKETS);
-    stl_le_p(buf + 60, C1_CQE_HIST_OFF);
-    stq_le_p(buf + 64, p90);
-    femu_log_c1_hist(&n->lat_irq, buf + 80, buf + C1_IRQ_HIST_OFF, &p90);
-    stl_le_p(buf + 128, C1_IRQ_HIST_OFF);
-    stq_le_p(buf + 136, p90);
-    stq_le_p(buf + 144, femu_pollers_wake_margin(n));
+    femu_log_c1_hist(&n->lat_cqe, &log->cqe, log->cqe_hist, &p90);
+    log->cqe_p90_ns = cpu_to_le64(p90);
+    log->version = cpu_to_le32(FEMU_LAT_VERSION);
+    log->sub_buckets = cpu_to_le16(FEMU_LAT_SUB);
+    log->buckets = cpu_to_le32(FEMU_LAT_BUCKETS);
+    log->cqe_hist_off = cpu_to_le32(offsetof(FemuLogLatency, cqe_hist));
+    femu_log_c1_hist(&n->lat_irq, &log->irq, log->irq_hist, &p90);
+    log->irq_p90_ns = cpu_to_le64(p90);
+    log->irq_hist_off = cpu_to_le32(offsetof(FemuLogLatency, irq_hist));
+    log->wake_margin_ns = cpu_to_le64(femu_pollers_wake_margin(n));
 }
 
 /* SMART data units: thousands of 512-byte units, rounded up (5.16.1.3) */
@@ -132,8 +187,7 @@ static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
     uint64_t hours = (get_clock() - n->start_ns) / NANOSECONDS_PER_SECOND /
                      3600;
 
-    if (n->temperature >= n->temp_thresh_hi ||
-        (n->temp_thresh_lo && n->temperature <= n->temp_thresh_lo)) {
+    if (femu_temp_warning(n)) {
         s->critical_warning |= NVME_SMART_TEMPERATURE;
     }
     s->temperature = cpu_to_le16(n->temperature);
@@ -148,21 +202,7 @@ static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
         cpu_to_le64(qatomic_read(&n->host_write_cmds));
     s->power_cycles[0] = cpu_to_le64(1);
     s->power_on_hours[0] = cpu_to_le64(hours);
-    qemu_mutex_lock(&n->err_lock);
-    s->number_of_error_log_entries[0] = cpu_to_le64(n->error_count);
-    qemu_mutex_unlock(&n->err_lock);
-}
-
-static void femu_log_error(FemuCtrl *n, uint8_t *buf)
-{
-    NvmeErrorLog *out = (NvmeErrorLog *)buf;
-
-    /* newest first; entries never written stay zero (error count 0) */
-    qemu_mutex_lock(&n->err_lock);
-    for (int i = 0; i <= FEMU_ELPE && (uint64_t)i < n->error_count; i++) {
-        out[i] = n->errlog[(n->error_count - i) % (FEMU_ELPE + 1)];
-    }
-    qemu_mutex_unlock(&n->err_lock);
+    s->number_of_error_log_entries[0] = cpu_to_le64(femu_error_count(n));
 }
 
 static void femu_log_fw(FemuCtrl *n, uint8_t *buf)
@@ -207,22 +247,25 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     uint8_t aer_type = 0xff;
 
     if (off & 3) {
+        FEMU_GUEST_ERR(femu_get_log_bad_offset, lid, off);
         return NVME_INVALID_FIELD | NVME_DNR;   /* LPO is dword aligned */
     }
     if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_get_log_too_long, lid, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     switch (lid) {
     case NVME_LOG_ERROR_INFO:
         size = (FEMU_ELPE + 1) * sizeof(NvmeErrorLog);
         page = g_malloc0(size);
-        femu_log_error(n, page);
+        femu_error_log_fill(n, (NvmeErrorLog *)page);
         aer_type = NVME_AER_TYPE_ERROR;
         break;
     case NVME_LOG_SMART_INFO:
         if (le32_to_cpu(cmd->nsid) != 0 &&
             le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST &&
             le32_to_cpu(cmd->nsid) != 1) {
+            FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
             return NVME_INVALID_NSID | NVME_DNR;
         }
         size = sizeof(NvmeSmartLog);
@@ -251,21 +294,23 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         femu_log_effects(n, page, csi);
         break;
     case FEMU_LOG_FTL:
-        size = FEMU_VENDOR_LOG_SIZE;
+        size = sizeof(FemuLogFtl);
         page = g_malloc0(size);
-        femu_log_c0(n, page);
+        femu_log_c0(n, (FemuLogFtl *)page);
         break;
     case FEMU_LOG_LATENCY:
-        size = C1_SIZE;
+        size = sizeof(FemuLogLatency);
         page = g_malloc0(size);
-        femu_log_c1(n, page);
+        femu_log_c1(n, (FemuLogLatency *)page);
         break;
     case FEMU_LOG_CHANGED_ZONES:
         /* a Zoned Namespace Command Set page of one namespace */
         if (!femu_is_zns(n) || csi != NVME_CSI_ZONED) {
+            FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
             return NVME_INVALID_LOG_ID | NVME_DNR;
         }
         if (le32_to_cpu(cmd->nsid) != 1) {
+            FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
             return le32_to_cpu(cmd->nsid) == 0 ||
                    le32_to_cpu(cmd->nsid) == NVME_NSID_BROADCAST ?
                    NVME_INVALID_FIELD | NVME_DNR : NVME_INVALID_NSID | NVME_DNR;
@@ -283,6 +328,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         break;
     }
     if (off > size) {
+        FEMU_GUEST_ERR(femu_get_log_bad_offset, lid, off);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     /* bytes past the end of the page read as zero */

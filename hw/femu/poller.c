@@ -60,69 +60,6 @@
  * this long for its interrupt (batching saves BQL round trips) */
 #define FEMU_IRQ_BATCH_NS   2000
 
-/* Histogram bucket of a lateness (log-linear, see FEMU_LAT_BUCKETS). */
-int femu_lat_bucket(uint64_t ns)
-{
-    int e;
-
-    if (ns < FEMU_LAT_SUB) {
-        return ns;
-    }
-    e = 63 - clz64(ns);
-    if (e >= FEMU_LAT_MAX_BITS) {
-        return FEMU_LAT_BUCKETS - 1;
-    }
-    return FEMU_LAT_SUB + (e - FEMU_LAT_SUB_BITS) * FEMU_LAT_SUB +
-           ((ns >> (e - FEMU_LAT_SUB_BITS)) & (FEMU_LAT_SUB - 1));
-}
-
-/* Smallest lateness that falls into bucket b. */
-uint64_t femu_lat_bucket_low(int b)
-{
-    int k, e;
-
-    if (b < FEMU_LAT_SUB) {
-        return b;
-    }
-    k = b - FEMU_LAT_SUB;
-    e = FEMU_LAT_SUB_BITS + k / FEMU_LAT_SUB;
-    return (uint64_t)(FEMU_LAT_SUB + k % FEMU_LAT_SUB) <<
-           (e - FEMU_LAT_SUB_BITS);
-}
-
-void femu_lat_record(FemuLatHist *h, int64_t late_ns)
-{
-    uint64_t v = late_ns < 0 ? 0 : late_ns;
-    uint64_t max;
-
-    qatomic_inc(&h->bucket[femu_lat_bucket(v)]);
-    qatomic_inc(&h->count);
-    qatomic_add(&h->sum_ns, v);
-    max = qatomic_read(&h->max_ns);
-    while (v > max) {
-        uint64_t old = qatomic_cmpxchg(&h->max_ns, max, v);
-        if (old == max) {
-            break;
-        }
-        max = old;
-    }
-}
-
-/* 0xEF code 5: the histograms restart (racing updates may survive). */
-void femu_lat_reset(FemuCtrl *n)
-{
-    FemuLatHist *hs[] = { &n->lat_cqe, &n->lat_irq };
-
-    for (int i = 0; i < ARRAY_SIZE(hs); i++) {
-        for (int b = 0; b < FEMU_LAT_BUCKETS; b++) {
-            qatomic_set(&hs[i]->bucket[b], 0);
-        }
-        qatomic_set(&hs[i]->count, 0);
-        qatomic_set(&hs[i]->sum_ns, 0);
-        qatomic_set(&hs[i]->max_ns, 0);
-    }
-}
-
 /* min-heap of pending completions, keyed by (due_ns, seq) */
 static bool femu_pend_less(const FemuPending *a, const FemuPending *b)
 {
@@ -212,9 +149,10 @@ static void femu_park_mask_update(FemuPoller *p, FemuCQ *cq)
 }
 
 /* Post a completion now; false if its CQ is full. */
-static bool femu_complete(FemuPoller *p, FemuPending *e, int64_t now)
+static bool femu_complete(FemuPoller *p, FemuPending *e)
 {
     FemuSQ *sq = e->sq;
+    int64_t now;
 
     if (!femu_cq_post(sq->cq, sq, e->cid, e->status, e->result)) {
         return false;
@@ -249,7 +187,7 @@ static bool femu_unpark(FemuPoller *p)
         FemuCQ *cq = e->sq->cq;
 
         seen[cq->cqid] = cq;
-        if (!test_bit(cq->cqid, blocked) && femu_complete(p, e, get_clock())) {
+        if (!test_bit(cq->cqid, blocked) && femu_complete(p, e)) {
             progress = true;
             continue;
         }
@@ -283,7 +221,7 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
             return progress;
         }
         if ((qatomic_read(&e->sq->cq->parked_mask) & femu_poller_bit(p)) ||
-            !femu_complete(p, e, now)) {
+            !femu_complete(p, e)) {
             femu_park(p, e);
         }
         femu_heap_pop(p);
@@ -345,7 +283,7 @@ static bool femu_fetch(FemuPoller *p)
             now = get_clock();
             if (!(e.due_ns <= now && !p->nheap &&
                   !(qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
-                  femu_complete(p, &e, now))) {
+                  femu_complete(p, &e))) {
                 femu_heap_push(p, &e);
             }
             femu_post_due(p, &next_due);
@@ -509,7 +447,7 @@ static void femu_poller_lock(FemuPoller *p)
 /* Wake the pollers in mask. */
 static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask)
 {
-    for (uint32_t i = 0; n->pollers && mask && i < n->npollers; i++) {
+    for (uint32_t i = 0; n->pollers && mask && i < n->params.npollers; i++) {
         if (mask & (1u << i)) {
             femu_poller_kick(&n->pollers[i]);
         }
@@ -534,7 +472,7 @@ void femu_pollers_kick_all(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         femu_poller_kick(&n->pollers[i]);
     }
 }
@@ -549,10 +487,10 @@ void femu_pollers_kick_all(FemuCtrl *n)
  */
 static bool femu_poller_set_rt(FemuCtrl *n, FemuPoller *p, Error **errp)
 {
-    struct sched_param sp = { .sched_priority = n->poller_rt };
+    struct sched_param sp = { .sched_priority = n->params.poller_rt };
     int err;
 
-    if (!n->poller_rt) {
+    if (!n->params.poller_rt) {
         return true;
     }
     err = pthread_setschedparam(p->thread.thread, SCHED_FIFO, &sp);
@@ -560,55 +498,21 @@ static bool femu_poller_set_rt(FemuCtrl *n, FemuPoller *p, Error **errp)
         error_setg(errp, "poller_rt=%u: cannot make poller thread %d "
                    "SCHED_FIFO: %s (it needs CAP_SYS_NICE or an "
                    "RLIMIT_RTPRIO of at least %u; poller_rt=0 turns it "
-                   "off)", n->poller_rt, p->index, strerror(err),
-                   n->poller_rt);
+                   "off)", n->params.poller_rt, p->index, strerror(err),
+                   n->params.poller_rt);
         return false;
     }
     return true;
 }
 
-void femu_pollers_start(FemuCtrl *n, Error **errp)
+/*
+ * Stop and join the first count pollers (the ones started) and free
+ * them all.  They must serve no SQ: stopped by femu_pollers_quiesce, or
+ * never given one (start-up failed).
+ */
+static void femu_pollers_join(FemuCtrl *n, uint32_t count)
 {
-    if (n->poller_rt > sched_get_priority_max(SCHED_FIFO)) {
-        error_setg(errp, "poller_rt=%u: must be 0 (off) or a SCHED_FIFO "
-                   "priority 1..%d", n->poller_rt,
-                   sched_get_priority_max(SCHED_FIFO));
-        return;
-    }
-    n->pollers = g_new0(FemuPoller, n->npollers);
-    for (uint32_t i = 0; i < n->npollers; i++) {
-        FemuPoller *p = &n->pollers[i];
-        char name[32];
-
-        p->n = n;
-        p->index = i;
-        p->irq_due_ns = INT64_MAX;
-        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
-        qemu_mutex_init(&p->lock);
-        if (event_notifier_init(&p->kick, 0)) {
-            error_setg(errp, "pollers: cannot create an eventfd");
-            n->npollers = i;
-            femu_pollers_stop(n);
-            return;
-        }
-        snprintf(name, sizeof(name), "femu-poller-%u", i);
-        qemu_thread_create(&p->thread, name, femu_poller_thread, p,
-                           QEMU_THREAD_JOINABLE);
-        if (!femu_poller_set_rt(n, p, errp)) {
-            n->npollers = i + 1;
-            femu_pollers_stop(n);
-            return;
-        }
-    }
-}
-
-void femu_pollers_stop(FemuCtrl *n)
-{
-    if (!n->pollers) {
-        return;
-    }
-    femu_pollers_quiesce(n);
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         FemuPoller *p = &n->pollers[i];
         bool locked = bql_locked();
 
@@ -631,6 +535,49 @@ void femu_pollers_stop(FemuCtrl *n)
     n->pollers = NULL;
 }
 
+void femu_pollers_start(FemuCtrl *n, Error **errp)
+{
+    if (n->params.poller_rt > sched_get_priority_max(SCHED_FIFO)) {
+        error_setg(errp, "poller_rt=%u: must be 0 (off) or a SCHED_FIFO "
+                   "priority 1..%d", n->params.poller_rt,
+                   sched_get_priority_max(SCHED_FIFO));
+        return;
+    }
+    n->pollers = g_new0(FemuPoller, n->params.npollers);
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
+        FemuPoller *p = &n->pollers[i];
+        char name[32];
+
+        p->n = n;
+        p->index = i;
+        p->irq_due_ns = INT64_MAX;
+        p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
+        qemu_mutex_init(&p->lock);
+        if (event_notifier_init(&p->kick, 0)) {
+            error_setg(errp, "pollers: cannot create an eventfd");
+            qemu_mutex_destroy(&p->lock);
+            femu_pollers_join(n, i);
+            return;
+        }
+        snprintf(name, sizeof(name), "femu-poller-%u", i);
+        qemu_thread_create(&p->thread, name, femu_poller_thread, p,
+                           QEMU_THREAD_JOINABLE);
+        if (!femu_poller_set_rt(n, p, errp)) {
+            femu_pollers_join(n, i + 1);
+            return;
+        }
+    }
+}
+
+void femu_pollers_stop(FemuCtrl *n)
+{
+    if (!n->pollers) {
+        return;
+    }
+    femu_pollers_quiesce(n);
+    femu_pollers_join(n, n->params.npollers);
+}
+
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
 {
     FemuPoller *p;
@@ -638,7 +585,7 @@ void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
     if (!n->pollers) {
         return;     /* QEMU is exiting: nobody serves I/O any more */
     }
-    p = &n->pollers[(sq->sqid - 1) % n->npollers];
+    p = &n->pollers[(sq->sqid - 1) % n->params.npollers];
 
     femu_poller_lock(p);
     sq->poller = p;
@@ -715,7 +662,7 @@ void femu_pollers_quiesce(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         FemuPoller *p = &n->pollers[i];
 
         femu_poller_lock(p);
@@ -735,7 +682,7 @@ void femu_pollers_lock_all(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         femu_poller_lock(&n->pollers[i]);
     }
 }
@@ -745,7 +692,7 @@ void femu_pollers_unlock_all(FemuCtrl *n)
     if (!n->pollers) {
         return;
     }
-    for (uint32_t i = 0; i < n->npollers; i++) {
+    for (uint32_t i = 0; i < n->params.npollers; i++) {
         qemu_mutex_unlock(&n->pollers[i].lock);
     }
 }
@@ -778,7 +725,7 @@ uint64_t femu_pollers_wake_margin(FemuCtrl *n)
 {
     uint64_t m = 0;
 
-    for (uint32_t i = 0; n->pollers && i < n->npollers; i++) {
+    for (uint32_t i = 0; n->pollers && i < n->params.npollers; i++) {
         m = MAX(m, (uint64_t)qatomic_read(&n->pollers[i].wake_margin_ns));
     }
     return m;

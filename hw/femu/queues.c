@@ -68,12 +68,12 @@ void femu_sq_free(FemuCtrl *n, FemuSQ *sq)
 /* Called with the pollers quiesced (no SQ is served). */
 void femu_queues_free_all(FemuCtrl *n)
 {
-    for (uint32_t i = 0; i <= n->queues; i++) {
+    for (uint32_t i = 0; i <= n->params.queues; i++) {
         if (n->sq[i]) {
             femu_sq_free(n, n->sq[i]);
         }
     }
-    for (uint32_t i = 0; i <= n->queues; i++) {
+    for (uint32_t i = 0; i <= n->params.queues; i++) {
         if (n->cq[i]) {
             femu_cq_free(n, n->cq[i]);
         }

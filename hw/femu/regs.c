@@ -15,9 +15,19 @@
 /* NVMe 1.4: Linux 6.x needs nothing newer for what FEMU implements. */
 #define FEMU_NVME_VERSION 0x00010400
 
+/*
+ * n->bar holds the registers as the guest reads them: little-endian,
+ * whatever the host.  CSTS is also read by other threads, so it is
+ * loaded and stored in one access.
+ */
+static uint32_t femu_csts(FemuCtrl *n)
+{
+    return le32_to_cpu(qatomic_read(&n->bar.csts));
+}
+
 static void femu_set_csts(FemuCtrl *n, uint32_t csts)
 {
-    qatomic_set(&n->bar.csts, csts);
+    qatomic_set(&n->bar.csts, cpu_to_le32(csts));
 }
 
 /*
@@ -33,7 +43,7 @@ void femu_irq_schedule(FemuCQ *cq)
 {
     qatomic_set(&cq->irq_pending, true);
     if (bql_locked()) {
-        femu_irq_bh(cq->n);
+        femu_irq_send(cq->n);
     } else {
         qatomic_set(&cq->n->irq_pending, true);
     }
@@ -43,7 +53,7 @@ void femu_irq_schedule(FemuCQ *cq)
  * The guest may aim an MSI-X table entry at this controller's own BAR:
  * each interrupt is then a write to its registers (CC.EN = 0: a reset
  * that frees the queues) from inside the loop that sends them.  From
- * the main loop (MMIO handlers, the admin and interrupt bottom halves)
+ * the main loop (MMIO handlers, the admin bottom half)
  * QEMU's memory core refuses such a re-entrant access, since the
  * device's re-entrancy guard is engaged there; a poller sends its
  * interrupts from its own thread, so it engages the same guard.  The
@@ -60,7 +70,7 @@ void femu_irq_flush(FemuCtrl *n)
     bql_lock();
     engaged = guard->engaged_in_io;
     guard->engaged_in_io = true;
-    femu_irq_bh(n);
+    femu_irq_send(n);
     guard->engaged_in_io = engaged;
     bql_unlock();
 }
@@ -78,7 +88,7 @@ void femu_irq_update_pin(FemuCtrl *n)
     if (msix_enabled(pdev)) {
         return;
     }
-    for (uint32_t i = 0; i <= n->queues; i++) {
+    for (uint32_t i = 0; i <= n->params.queues; i++) {
         FemuCQ *cq = n->cq[i];
 
         /* INTMS masks vector 0, the only one in pin mode (3.1.4.3) */
@@ -95,15 +105,15 @@ void femu_irq_update_pin(FemuCtrl *n)
     }
 }
 
-void femu_irq_bh(void *opaque)
+/* BQL held: signal every CQ marked irq_pending, then the pin. */
+void femu_irq_send(FemuCtrl *n)
 {
-    FemuCtrl *n = opaque;
     PCIDevice *pdev = PCI_DEVICE(n);
 
     if (!n->cq) {
         return;
     }
-    for (uint32_t i = 0; i <= n->queues; i++) {
+    for (uint32_t i = 0; i <= n->params.queues; i++) {
         FemuCQ *cq = n->cq[i];
 
         if (!cq || !qatomic_xchg(&cq->irq_pending, false)) {
@@ -127,45 +137,35 @@ void femu_ctrl_reset(FemuCtrl *n)
     femu_queues_free_all(n);
     n->dbbuf_dbs = 0;
     n->dbbuf_eis = 0;
-    n->naer = 0;
-    n->naer_queued = 0;
-    n->aer_mask = 0;
-    n->nq_set = false;
-    n->feat_arbitration = NVME_ARB_AB_NOLIMIT;  /* = Get Features default */
-    n->feat_power_mgmt = 0;
-    n->temp_thresh_hi = 343;   /* 70 C: the warning threshold (WCTEMP) */
-    n->temp_thresh_lo = 0;
-    n->feat_err_rec = 0;
-    n->feat_vwc = 1;
-    n->feat_int_coalescing = 0;
-    n->feat_write_atomicity = 0;
-    n->feat_async_config = 0;
-    memset(n->ivc_cd_clear, 0, sizeof(n->ivc_cd_clear));
+    femu_aer_reset(n);
     n->intms = 0;
     femu_fdp_ctrl_reset(n);
-    femu_admin_ctrl_reset(n);   /* Timestamp, Host Behavior Support */
+    femu_features_reset(n);
     if (n->irq_level) {
         n->irq_level = false;
         pci_set_irq(PCI_DEVICE(n), 0);
     }
-    n->bar.cc = 0;
+    stl_le_p(&n->bar.cc, 0);
     femu_set_csts(n, 0);
 }
 
 static void femu_fail(FemuCtrl *n, const char *why)
 {
-    trace_femu_enable_fail(why);
-    femu_set_csts(n, qatomic_read(&n->bar.csts) | NVME_CSTS_FAILED);
+    FEMU_GUEST_ERR(femu_enable_fail, why);
+    femu_set_csts(n, femu_csts(n) | NVME_CSTS_FAILED);
 }
 
 static void femu_enable(FemuCtrl *n)
 {
-    uint32_t cc = n->bar.cc;
-    uint32_t asqs = NVME_AQA_ASQS(n->bar.aqa) + 1;
-    uint32_t acqs = NVME_AQA_ACQS(n->bar.aqa) + 1;
+    uint32_t cc = ldl_le_p(&n->bar.cc);
+    uint32_t aqa = ldl_le_p(&n->bar.aqa);
+    uint64_t asq = ldq_le_p(&n->bar.asq);
+    uint64_t acq = ldq_le_p(&n->bar.acq);
+    uint32_t asqs = NVME_AQA_ASQS(aqa) + 1;
+    uint32_t acqs = NVME_AQA_ACQS(aqa) + 1;
     FemuCQ *cq;
 
-    trace_femu_enable(cc, n->bar.aqa, n->bar.asq, n->bar.acq);
+    trace_femu_enable(cc, aqa, asq, acq);
     /* NVMe 2.0 3.5.1: the checks a controller makes before CSTS.RDY */
     if (NVME_CC_MPS(cc) != 0) {
         femu_fail(n, "CC.MPS outside CAP.MPSMIN..MPSMAX");
@@ -174,7 +174,7 @@ static void femu_enable(FemuCtrl *n)
     if (NVME_CC_CSS(cc) != NVME_CC_CSS_NVM &&
         NVME_CC_CSS(cc) != NVME_CC_CSS_ADMIN_ONLY &&
         !(NVME_CC_CSS(cc) == NVME_CC_CSS_ALL &&
-          (NVME_CAP_CSS(n->bar.cap) & NVME_CAP_CSS_IOCSS))) {
+          (NVME_CAP_CSS(ldq_le_p(&n->bar.cap)) & NVME_CAP_CSS_IOCSS))) {
         femu_fail(n, "CC.CSS not supported");
         return;
     }
@@ -182,9 +182,8 @@ static void femu_enable(FemuCtrl *n)
         femu_fail(n, "CC.AMS not supported");
         return;
     }
-    if (!n->bar.asq || !n->bar.acq ||
-        (n->bar.asq & (FEMU_PAGE_SIZE - 1)) ||
-        (n->bar.acq & (FEMU_PAGE_SIZE - 1))) {
+    if (!asq || !acq || (asq & (FEMU_PAGE_SIZE - 1)) ||
+        (acq & (FEMU_PAGE_SIZE - 1))) {
         femu_fail(n, "ASQ/ACQ zero or not page aligned");
         return;
     }
@@ -192,29 +191,29 @@ static void femu_enable(FemuCtrl *n)
         femu_fail(n, "AQA admin queue sizes below 2");
         return;
     }
-    if (!femu_dma_is_ram(n, n->bar.asq, (uint64_t)asqs << FEMU_SQES, false) ||
-        !femu_dma_is_ram(n, n->bar.acq, (uint64_t)acqs << FEMU_CQES, true)) {
+    if (!femu_dma_is_ram(n, asq, (uint64_t)asqs << FEMU_SQES, false) ||
+        !femu_dma_is_ram(n, acq, (uint64_t)acqs << FEMU_CQES, true)) {
         femu_fail(n, "admin queues outside guest RAM");
         return;
     }
-    cq = femu_cq_new(n, 0, n->bar.acq, acqs, 0, true);
-    femu_sq_new(n, 0, n->bar.asq, asqs, cq);
+    cq = femu_cq_new(n, 0, acq, acqs, 0, true);
+    femu_sq_new(n, 0, asq, asqs, cq);
     femu_set_csts(n, NVME_CSTS_READY);
 }
 
 static void femu_write_cc(FemuCtrl *n, uint32_t val)
 {
-    uint32_t old = n->bar.cc;
+    uint32_t old = ldl_le_p(&n->bar.cc);
 
     if (NVME_CC_EN(val) && !NVME_CC_EN(old)) {
-        n->bar.cc = val;
+        stl_le_p(&n->bar.cc, val);
         femu_enable(n);
     } else if (!NVME_CC_EN(val) && NVME_CC_EN(old)) {
         trace_femu_disable();
         femu_ctrl_reset(n);
-        n->bar.cc = val;
+        stl_le_p(&n->bar.cc, val);
     } else {
-        n->bar.cc = val;
+        stl_le_p(&n->bar.cc, val);
     }
     if (NVME_CC_SHN(val) && !NVME_CC_SHN(old)) {
         /*
@@ -222,11 +221,11 @@ static void femu_write_cc(FemuCtrl *n, uint32_t val)
          * (the store is host memory), so report it complete at once.
          */
         trace_femu_shutdown();
-        femu_set_csts(n, (qatomic_read(&n->bar.csts) &
+        femu_set_csts(n, (femu_csts(n) &
                           ~(CSTS_SHST_MASK << CSTS_SHST_SHIFT)) |
                       NVME_CSTS_SHST_COMPLETE);
     } else if (!NVME_CC_SHN(val) && NVME_CC_SHN(old)) {
-        femu_set_csts(n, qatomic_read(&n->bar.csts) &
+        femu_set_csts(n, femu_csts(n) &
                       ~(CSTS_SHST_MASK << CSTS_SHST_SHIFT));
     }
 }
@@ -248,7 +247,7 @@ static void femu_write_cc(FemuCtrl *n, uint32_t val)
 static void femu_doorbell_invalid(FemuCtrl *n, uint8_t info, uint32_t qid,
                                   bool is_cq, uint32_t val, const char *why)
 {
-    trace_femu_doorbell_bad(qid, is_cq, val, why);
+    FEMU_GUEST_ERR(femu_doorbell_bad, qid, is_cq, val, why);
     femu_aer_event(n, NVME_AER_TYPE_ERROR, info, NVME_LOG_ERROR_INFO);
 }
 
@@ -258,12 +257,13 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
     bool is_cq = (off >> 2) & 1;
     bool valid;
 
-    if (!NVME_CSTS_RDY(qatomic_read(&n->bar.csts))) {
+    if (!NVME_CSTS_RDY(femu_csts(n))) {
         /* no admin queue to report on: a disabled controller ignores it */
-        trace_femu_doorbell_bad(qid, is_cq, val, "controller not ready");
+        FEMU_GUEST_ERR(femu_doorbell_bad, qid, is_cq, val,
+                       "controller not ready");
         return;
     }
-    if (qid > n->queues) {
+    if (qid > n->params.queues) {
         femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
                               qid, is_cq, val, "no such queue");
         return;
@@ -359,15 +359,13 @@ static uint64_t femu_mmio_read(void *opaque, hwaddr addr, unsigned size)
     uint64_t val = 0;
 
     if (addr & (size - 1)) {
-        trace_femu_mmio_bad(addr, size, "misaligned read");
+        FEMU_GUEST_ERR(femu_mmio_bad, addr, size, "misaligned read");
         return 0;
     }
     if (addr + size <= offsetof(NvmeBar, cmbloc)) {
-        n->bar.csts = qatomic_read(&n->bar.csts);
-        n->bar.intms = n->intms;
-        n->bar.intmc = n->intms;
-        memcpy(&val, (uint8_t *)&n->bar + addr, size);
-        val = le64_to_cpu(val);
+        stl_le_p(&n->bar.intms, n->intms);
+        stl_le_p(&n->bar.intmc, n->intms);
+        val = ldn_le_p((uint8_t *)&n->bar + addr, size);
     }
     /* doorbells are write-only: reads return 0 (3.1.4.21) */
     trace_femu_mmio_read(addr, val, size);
@@ -381,12 +379,13 @@ static void femu_mmio_write(void *opaque, hwaddr addr, uint64_t val,
 
     trace_femu_mmio_write(addr, val, size);
     if (addr & (size - 1)) {
-        trace_femu_mmio_bad(addr, size, "misaligned write");
+        FEMU_GUEST_ERR(femu_mmio_bad, addr, size, "misaligned write");
         return;
     }
     if (addr >= 0x1000) {
         if (size != 4) {
-            trace_femu_mmio_bad(addr, size, "doorbell write not 32-bit");
+            FEMU_GUEST_ERR(femu_mmio_bad, addr, size,
+                           "doorbell write not 32-bit");
             return;
         }
         femu_doorbell(n, addr, val);
@@ -405,33 +404,21 @@ static void femu_mmio_write(void *opaque, hwaddr addr, uint64_t val,
         femu_write_cc(n, val);
         break;
     case NVME_REG_AQA:
-        n->bar.aqa = val & 0x0fff0fff;
+        stl_le_p(&n->bar.aqa, val & 0x0fff0fff);
         break;
     case NVME_REG_ASQ:
-        if (size == 8) {
-            n->bar.asq = val;
-        } else {
-            n->bar.asq = deposit64(n->bar.asq, 0, 32, val);
-        }
-        break;
     case NVME_REG_ASQ + 4:
-        n->bar.asq = deposit64(n->bar.asq, 32, 32, val);
-        break;
     case NVME_REG_ACQ:
-        if (size == 8) {
-            n->bar.acq = val;
-        } else {
-            n->bar.acq = deposit64(n->bar.acq, 0, 32, val);
-        }
-        break;
     case NVME_REG_ACQ + 4:
-        n->bar.acq = deposit64(n->bar.acq, 32, 32, val);
+        /* the whole register (8 bytes at its start) or either half */
+        stn_le_p((uint8_t *)&n->bar + addr, size, val);
         break;
     case NVME_REG_NSSR:
         /* CAP.NSSRS = 0: subsystem reset not supported, write ignored */
         break;
     default:
-        trace_femu_mmio_bad(addr, size, "read-only or reserved register");
+        FEMU_GUEST_ERR(femu_mmio_bad, addr, size,
+                       "read-only or reserved register");
         break;
     }
 }
@@ -457,7 +444,7 @@ void femu_regs_init(FemuCtrl *n)
     memory_region_init_io(&n->iomem, OBJECT(n), &femu_mmio_ops, n,
                           "femu-bar0", n->reg_size);
     memset(&n->bar, 0, sizeof(n->bar));
-    NVME_CAP_SET_MQES(cap, n->mqes);
+    NVME_CAP_SET_MQES(cap, n->params.mqes);
     NVME_CAP_SET_CQR(cap, 1);       /* queues must be contiguous */
     NVME_CAP_SET_TO(cap, 0xf);      /* 7.5 s ready timeout */
     NVME_CAP_SET_DSTRD(cap, 0);
@@ -466,6 +453,6 @@ void femu_regs_init(FemuCtrl *n)
                      (femu_is_zns(n) ? NVME_CAP_CSS_IOCSS : 0));
     NVME_CAP_SET_MPSMIN(cap, 0);    /* 4 KiB pages only */
     NVME_CAP_SET_MPSMAX(cap, 0);
-    n->bar.cap = cap;
-    n->bar.vs = FEMU_NVME_VERSION;
+    stq_le_p(&n->bar.cap, cap);
+    stl_le_p(&n->bar.vs, FEMU_NVME_VERSION);
 }

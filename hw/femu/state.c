@@ -98,12 +98,12 @@ static bool femu_state_apply_data(FemuCtrl *n, const uint8_t *p,
 /* Check early that a save will be able to create PATH.tmp. */
 static bool femu_state_check_writable(FemuCtrl *n, Error **errp)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.tmp", n->state_path);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp", n->params.state_path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 
     if (fd < 0) {
         error_setg_errno(errp, errno, "state=%s: cannot create %s",
-                         n->state_path, tmp);
+                         n->params.state_path, tmp);
         return false;
     }
     close(fd);
@@ -122,11 +122,11 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     FILE *f;
     int rc;
 
-    f = fopen(n->state_path, "rb");
+    f = fopen(n->params.state_path, "rb");
     if (!f) {
         if (errno != ENOENT) {
             error_setg_errno(errp, errno, "state=%s: cannot open it",
-                             n->state_path);
+                             n->params.state_path);
             return false;
         }
         /* no file yet: a fresh SSD, saved there when QEMU quits */
@@ -182,7 +182,7 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     ftl_set_delay_mode(ftl, FTL_DELAY_CONFIGURED);
     ftl_free(n->ftl);
     n->ftl = ftl;
-    trace_femu_state_load(n->state_path, chunks, get_clock() - t0);
+    trace_femu_state_load(n->params.state_path, chunks, get_clock() - t0);
     return true;
 
 fail:
@@ -191,7 +191,7 @@ fail:
     ftl_free(ftl);
     /* the store may hold part of the file's data: the device is not
      * created, so it is freed with it */
-    error_setg(errp, "state=%s: %s", n->state_path, err);
+    error_setg(errp, "state=%s: %s", n->params.state_path, err);
     return false;
 }
 
@@ -253,8 +253,8 @@ static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
 
 bool femu_state_save(FemuCtrl *n, Error **errp)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.tmp", n->state_path);
-    g_autofree char *dir = g_path_get_dirname(n->state_path);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp", n->params.state_path);
+    g_autofree char *dir = g_path_get_dirname(n->params.state_path);
     char err[512] = "";
     uint8_t dev[FEMU_STATE_DEV_LEN];
     uint64_t chunks = 0;
@@ -263,18 +263,18 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
     int fd, rc;
 
     if (!n->ftl) {
-        error_setg(errp, "state=%s: no FTL to save", n->state_path);
+        error_setg(errp, "state=%s: no FTL to save", n->params.state_path);
         return false;
     }
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         error_setg_errno(errp, errno, "state=%s: cannot create %s",
-                         n->state_path, tmp);
+                         n->params.state_path, tmp);
         return false;
     }
     f = fdopen(fd, "wb");
     if (!f) {
-        error_setg_errno(errp, errno, "state=%s: fdopen", n->state_path);
+        error_setg_errno(errp, errno, "state=%s: fdopen", n->params.state_path);
         close(fd);
         unlink(tmp);
         return false;
@@ -300,14 +300,14 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
                  strerror(errno));
         rc = -1;
     }
-    if (!rc && rename(tmp, n->state_path)) {
+    if (!rc && rename(tmp, n->params.state_path)) {
         snprintf(err, sizeof(err), "cannot rename %s: %s", tmp,
                  strerror(errno));
         rc = -1;
     }
     if (rc) {
         unlink(tmp);
-        error_setg(errp, "state=%s: %s", n->state_path, err);
+        error_setg(errp, "state=%s: %s", n->params.state_path, err);
         return false;
     }
     /* the rename itself reaches the disk with the directory */
@@ -316,7 +316,7 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
         qemu_fdatasync(fd);
         close(fd);
     }
-    trace_femu_state_save(n->state_path, chunks, get_clock() - t0);
+    trace_femu_state_save(n->params.state_path, chunks, get_clock() - t0);
     return true;
 }
 
@@ -328,17 +328,17 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
  */
 static bool femu_state_lock(FemuCtrl *n, Error **errp)
 {
-    g_autofree char *lock = g_strdup_printf("%s.lock", n->state_path);
+    g_autofree char *lock = g_strdup_printf("%s.lock", n->params.state_path);
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 
     if (fd < 0) {
         error_setg_errno(errp, errno, "state=%s: cannot create %s",
-                         n->state_path, lock);
+                         n->params.state_path, lock);
         return false;
     }
     if (qemu_lock_fd(fd, 0, 0, true)) {
         error_setg(errp, "state=%s: in use by another femu device or QEMU "
-                   "process (%s is locked)", n->state_path, lock);
+                   "process (%s is locked)", n->params.state_path, lock);
         close(fd);
         return false;
     }
@@ -349,16 +349,16 @@ static bool femu_state_lock(FemuCtrl *n, Error **errp)
 bool femu_state_realize(FemuCtrl *n, Error **errp)
 {
     n->state_lock_fd = -1;
-    if (!n->state_path) {
+    if (!n->params.state_path) {
         return true;
     }
-    if (!*n->state_path) {
+    if (!*n->params.state_path) {
         error_setg(errp, "state='': give the path of a state file");
         return false;
     }
     if (!femu_is_bbssd(n)) {
         error_setg(errp, "state=%s: state files need femu_mode=1 (the "
-                   "BlackBox SSD)", n->state_path);
+                   "BlackBox SSD)", n->params.state_path);
         return false;
     }
     return femu_state_lock(n, errp) && femu_state_load(n, errp);
@@ -372,11 +372,11 @@ bool femu_state_realize(FemuCtrl *n, Error **errp)
  */
 bool femu_block_migration(FemuCtrl *n, Error **errp)
 {
-    if (n->state_path) {
+    if (n->params.state_path) {
         error_setg(&n->migration_blocker, "femu device '%s' (state=%s) "
                    "does not support migration or savevm: its SSD is saved "
                    "to the state file when QEMU quits",
-                   femu_state_devname(n), n->state_path);
+                   femu_state_devname(n), n->params.state_path);
     } else {
         error_setg(&n->migration_blocker, "femu device '%s' does not "
                    "support migration or savevm: its SSD lives in host "
@@ -402,7 +402,7 @@ void femu_state_exit(FemuCtrl *n)
 {
     Error *local_err = NULL;
 
-    if (n->state_path && n->ftl && !femu_state_save(n, &local_err)) {
+    if (n->params.state_path && n->ftl && !femu_state_save(n, &local_err)) {
         error_report_err(local_err);
     }
 }
@@ -413,7 +413,7 @@ uint16_t femu_state_save_now(FemuCtrl *n)
     Error *local_err = NULL;
     bool ok;
 
-    if (!n->state_path || !n->ftl) {
+    if (!n->params.state_path || !n->ftl) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_pollers_lock_all(n);

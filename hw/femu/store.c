@@ -75,25 +75,3 @@ void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len)
         memset(s->base + start, 0, end - start);
     }
 }
-
-/* Host memory the store holds now (mincore), for tests and benchmarks. */
-uint64_t femu_store_resident_bytes(FemuStore *s)
-{
-    uint64_t psz = qemu_real_host_page_size();
-    uint64_t npages = DIV_ROUND_UP(s->size, psz);
-    uint64_t resident = 0;
-    unsigned char vec[4096];
-
-    for (uint64_t i = 0; i < npages; i += sizeof(vec)) {
-        uint64_t k = MIN(sizeof(vec), npages - i);
-
-        if (mincore(s->base + i * psz, MIN(k * psz, s->size - i * psz),
-                    vec)) {
-            return 0;
-        }
-        for (uint64_t j = 0; j < k; j++) {
-            resident += vec[j] & 1;
-        }
-    }
-    return resident * psz;
-}

@@ -17,7 +17,7 @@
 
 bool femu_is_zns(FemuCtrl *n)
 {
-    return n->femu_mode == FEMU_MODE_ZNS;
+    return n->params.femu_mode == FEMU_MODE_ZNS;
 }
 
 bool femu_zns_realize(FemuCtrl *n, Error **errp)
@@ -27,14 +27,14 @@ bool femu_zns_realize(FemuCtrl *n, Error **errp)
 
     zns_config_default(&c);
     c.nand = n->cfg;
-    c.zone_luns = n->zns_zone_luns;
-    c.zone_size_mb = n->zns_zone_size_mb;
-    c.zone_cap_mb = n->zns_zone_cap_mb;
-    c.max_open = n->zns_max_open;
-    c.max_active = n->zns_max_active;
-    if (n->zns_zasl > n->mdts) {
+    c.zone_luns = n->params.zns_zone_luns;
+    c.zone_size_mb = n->params.zns_zone_size_mb;
+    c.zone_cap_mb = n->params.zns_zone_cap_mb;
+    c.max_open = n->params.zns_max_open;
+    c.max_active = n->params.zns_max_active;
+    if (n->params.zns_zasl > n->params.mdts) {
         error_setg(errp, "zasl=%u: must be at most mdts=%u (0 = mdts)",
-                   n->zns_zasl, n->mdts);
+                   n->params.zns_zasl, n->params.mdts);
         return false;
     }
     n->zns = zns_new(&c, err, sizeof(err));
@@ -64,7 +64,7 @@ void femu_zns_unrealize(FemuCtrl *n)
 /* Bytes a Zone Append may carry (ZASL, in CAP.MPSMIN = 4 KiB units). */
 static uint64_t femu_zns_append_max(FemuCtrl *n)
 {
-    return n->zns_zasl ? (uint64_t)FEMU_PAGE_SIZE << n->zns_zasl
+    return n->params.zns_zasl ? (uint64_t)FEMU_PAGE_SIZE << n->params.zns_zasl
                        : n->max_xfer;
 }
 
@@ -72,7 +72,7 @@ void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf)
 {
     NvmeIdCtrlZoned *id = (NvmeIdCtrlZoned *)buf;
 
-    id->zasl = n->zns_zasl;
+    id->zasl = n->params.zns_zasl;
 }
 
 void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
@@ -86,10 +86,10 @@ void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
     /* reads may cross zone boundaries (zns_read allows it) */
     id->ozcs = cpu_to_le16(NVME_ID_NS_ZONED_OZCS_RAZB);
     /* 0's based; FFFFFFFFh: no limit */
-    id->mar = cpu_to_le32(n->zns_max_active ? n->zns_max_active - 1
-                                            : UINT32_MAX);
-    id->mor = cpu_to_le32(n->zns_max_open ? n->zns_max_open - 1
-                                          : UINT32_MAX);
+    id->mar = cpu_to_le32(n->params.zns_max_active ?
+                          n->params.zns_max_active - 1 : UINT32_MAX);
+    id->mor = cpu_to_le32(n->params.zns_max_open ?
+                          n->params.zns_max_open - 1 : UINT32_MAX);
     /* both LBA formats: the zone is the same bytes in either */
     id->lbafe[0].zsze = cpu_to_le64(zsze << n->lba_shift >> 9);
     id->lbafe[1].zsze = cpu_to_le64(zsze << n->lba_shift >> 12);
@@ -374,38 +374,21 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     return status;
 }
 
-void femu_zns_log_c0(FemuCtrl *n, uint8_t *buf)
-{
-    struct zns_counters c;
-    uint32_t waf;
-
-    femu_ftl_lock_main(n);
-    zns_get_counters(n->zns, &c);
-    waf = zns_waf_x1000(n->zns);
-    qemu_mutex_unlock(&n->ftl_lock);
-    stl_le_p(buf + 0, waf);
-    stq_le_p(buf + 8, c.host_pages_written);
-    stq_le_p(buf + 16, 0);              /* no device-side GC */
-    stq_le_p(buf + 24, c.host_pages_programmed);
-    stq_le_p(buf + 32, c.zone_resets);
-    stq_le_p(buf + 40, c.blocks_erased);
-}
-
 void femu_zns_control(FemuCtrl *n, uint32_t code)
 {
     femu_ftl_lock_main(n);
     switch (code) {
-    case 3:
+    case FEMU_CTRL_DELAY_BUILTIN:
         zns_set_delay_mode(n->zns, FTL_DELAY_BUILTIN);
         break;
-    case 4:
+    case FEMU_CTRL_DELAY_OFF:
         zns_set_delay_mode(n->zns, FTL_DELAY_OFF);
         break;
-    case 5:
+    case FEMU_CTRL_RESET_COUNTERS:
         zns_reset_counters(n->zns);
         break;
     default:
-        break;      /* 1 and 2: no GC to time */
+        break;      /* GC delay on/off: no GC to time */
     }
     qemu_mutex_unlock(&n->ftl_lock);
 }
@@ -458,6 +441,7 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
     bool first;
 
     if (!femu_is_zns(n) || zone >= zns_nr_zones(n->zns) || how > 1) {
+        FEMU_GUEST_ERR(femu_zns_fail_zone_bad, femu_is_zns(n), zone, how);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     zsze = zns_zone_blocks(n->zns);
@@ -471,7 +455,7 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
     }
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_fail_zone(zone, how, first);
-    if (first && FEMU_AEC_ZDCN(n->feat_async_config)) {
+    if (first && FEMU_AEC_ZDCN(n->feat.async_config)) {
         femu_aer_event(n, NVME_AER_TYPE_NOTICE,
                        FEMU_AER_INFO_ZONE_DESCR_CHANGED,
                        FEMU_LOG_CHANGED_ZONES);

@@ -86,6 +86,8 @@ need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
 need apt-get apt; need dpkg-deb dpkg; need readelf binutils; need cpio cpio
 need xz xz-utils; need depmod kmod; need modinfo kmod; need sha256sum coreutils
 need flock util-linux; need realpath coreutils
+[ "$COMPRESS" = gzip ] && need gzip gzip
+[ "$COMPRESS" = zstd ] && need zstd zstd
 if [ ${#MISSING[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         log "installing host tools: ${MISSING[*]}"
@@ -96,9 +98,6 @@ if [ ${#MISSING[@]} -gt 0 ]; then
         die "missing host tools: install Debian packages ${MISSING[*]} (apt-get install ${MISSING[*]})"
     fi
 fi
-need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: install Debian package '$2' (apt-get install $2)"; }
-[ "$COMPRESS" = gzip ] && need gzip gzip
-[ "$COMPRESS" = zstd ] && need zstd zstd
 
 mkdir -p "$CACHE/guest"
 # One builder at a time per cache (tests may start runners in parallel).

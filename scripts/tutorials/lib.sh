@@ -77,7 +77,7 @@ size() {
     esac
 }
 
-# C0h (SPEC 2.5, docs/log-pages.md): u32 WAF x1000 at byte 0, u64 host
+# C0h (docs/log-pages.md): u32 WAF x1000 at byte 0, u64 host
 # pages written at 8, GC pages moved at 16, host pages programmed at 24,
 # little-endian
 c0() {

@@ -138,7 +138,6 @@ uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg);
 /* 1 when FDP needs the shared overflow GC unit (fewer GC units than
  * handles), else 0. */
 uint32_t ftl_fdp_gc_overflow(const struct ftl_config *cfg);
-uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg);
 
 static inline struct ftl_div ftl_div_make(uint32_t d)
 {

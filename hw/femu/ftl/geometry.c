@@ -17,36 +17,30 @@
 void ftl_config_default(struct ftl_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
-    cfg->nchs = 8;
-    cfg->luns_per_ch = 8;
-    cfg->pls_per_lun = 1;
-    cfg->blks_per_pl = 256;
-    cfg->pgs_per_blk = 256;
-    cfg->secsz = 512;
-    cfg->secs_per_pg = 8;
-    cfg->devsz_mb = 1024;
-    cfg->op_pcent = -1;
-    cfg->pg_rd_lat = 40000;
-    cfg->pg_wr_lat = 200000;
-    cfg->blk_er_lat = 2000000;
-    cfg->ch_xfer_lat = 0;
-    cfg->gc_thres_pcent = 75;
-    cfg->gc_thres_pcent_high = 95;
-    cfg->gc_policy = FTL_GC_GREEDY;
+    cfg->nchs = FTL_DEFAULT_NCHS;
+    cfg->luns_per_ch = FTL_DEFAULT_LUNS_PER_CH;
+    cfg->pls_per_lun = FTL_DEFAULT_PLS_PER_LUN;
+    cfg->blks_per_pl = FTL_DEFAULT_BLKS_PER_PL;
+    cfg->pgs_per_blk = FTL_DEFAULT_PGS_PER_BLK;
+    cfg->secsz = FTL_DEFAULT_SECSZ;
+    cfg->secs_per_pg = FTL_DEFAULT_SECS_PER_PG;
+    cfg->devsz_mb = FTL_DEFAULT_DEVSZ_MB;
+    cfg->op_pcent = FTL_DEFAULT_OP_PCENT;
+    cfg->pg_rd_lat = FTL_DEFAULT_PG_RD_LAT;
+    cfg->pg_wr_lat = FTL_DEFAULT_PG_WR_LAT;
+    cfg->blk_er_lat = FTL_DEFAULT_BLK_ER_LAT;
+    cfg->ch_xfer_lat = FTL_DEFAULT_CH_XFER_LAT;
+    cfg->gc_thres_pcent = FTL_DEFAULT_GC_THRES_PCENT;
+    cfg->gc_thres_pcent_high = FTL_DEFAULT_GC_THRES_PCENT_HIGH;
+    cfg->gc_policy = FTL_DEFAULT_GC_POLICY;
     cfg->hot_cold_sep = false;
     cfg->gc_own_line = false;
     cfg->fdp_nruh = 0;
-    cfg->fdp_nru = 128;
-    cfg->seed = 1;
+    cfg->fdp_nru = FTL_DEFAULT_FDP_NRU;
+    cfg->seed = FTL_DEFAULT_SEED;
 }
 
-static const char *const policy_names[] = {
-    [FTL_GC_GREEDY] = "greedy",
-    [FTL_GC_COST_BENEFIT] = "cost-benefit",
-    [FTL_GC_FIFO] = "fifo",
-    [FTL_GC_RANDOM] = "random",
-    [FTL_GC_DCHOICE] = "d-choice",
-};
+static const char *const policy_names[] = FTL_GC_POLICY_NAMES;
 
 int ftl_gc_policy_from_name(const char *name)
 {
@@ -280,26 +274,23 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
         return -1;                          \
     } while (0)
 
-int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
-{
-    static const struct {
-        const char *name;
-        size_t off;
-    } geo[] = {
-        { "nchs", offsetof(struct ftl_config, nchs) },
-        { "luns_per_ch", offsetof(struct ftl_config, luns_per_ch) },
-        { "pls_per_lun", offsetof(struct ftl_config, pls_per_lun) },
-        { "blks_per_pl", offsetof(struct ftl_config, blks_per_pl) },
-        { "pgs_per_blk", offsetof(struct ftl_config, pgs_per_blk) },
-        { "secs_per_pg", offsetof(struct ftl_config, secs_per_pg) },
-    };
-    char dummy[1];
-    uint64_t nand, nand_bytes, ns_blocks, ns_bytes;
+/* The geometry's dimensions; the NAND page count is the first five's
+ * product. */
+static const struct {
+    const char *name;
+    size_t off;
+} geo[] = {
+    { "nchs", offsetof(struct ftl_config, nchs) },
+    { "luns_per_ch", offsetof(struct ftl_config, luns_per_ch) },
+    { "pls_per_lun", offsetof(struct ftl_config, pls_per_lun) },
+    { "blks_per_pl", offsetof(struct ftl_config, blks_per_pl) },
+    { "pgs_per_blk", offsetof(struct ftl_config, pgs_per_blk) },
+    { "secs_per_pg", offsetof(struct ftl_config, secs_per_pg) },
+};
 
-    if (!err || errlen == 0) {
-        err = dummy;
-        errlen = sizeof(dummy);
-    }
+/* No zero dimension, secs_per_pg at most 1024, secsz 512 or 4096. */
+static int check_units(const struct ftl_config *c, char *err, size_t errlen)
+{
     for (size_t i = 0; i < sizeof(geo) / sizeof(geo[0]); i++) {
         uint32_t v;
         memcpy(&v, (const char *)c + geo[i].off, sizeof(v));
@@ -314,17 +305,15 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
     if (c->secsz != 512 && c->secsz != 4096) {
         REFUSE("secsz=%u: must be 512 or 4096", c->secsz);
     }
-    if ((uint64_t)c->secs_per_pg * 512 < c->secsz) {
-        REFUSE("secsz=%u does not fit in a NAND page of %u bytes "
-               "(secs_per_pg=%u x 512)", c->secsz, c->secs_per_pg * 512,
-               c->secs_per_pg);
-    }
-    if ((c->secs_per_pg * 512u) % c->secsz != 0) {
-        REFUSE("secsz=%u: the NAND page of %u bytes (secs_per_pg=%u x 512) "
-               "must hold a whole number of logical blocks", c->secsz,
-               c->secs_per_pg * 512, c->secs_per_pg);
-    }
-    nand = 1;
+    return 0;
+}
+
+/* At most FTL_MAX_NAND_PAGES NAND pages (32-bit page numbers). */
+static int check_nand_pages(const struct ftl_config *c, char *err,
+                            size_t errlen)
+{
+    uint64_t nand = 1;
+
     for (size_t i = 0; i < 5; i++) {
         uint32_t v;
         memcpy(&v, (const char *)c + geo[i].off, sizeof(v));
@@ -336,7 +325,60 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
         }
         nand *= v;
     }
-    nand_bytes = nand * c->secs_per_pg * 512u;
+    return 0;
+}
+
+static int check_op_pcent(const struct ftl_config *c, char *err,
+                          size_t errlen)
+{
+    if (c->op_pcent < -1) {
+        REFUSE("op_pcent=%d: must be 0 or more", c->op_pcent);
+    }
+    return 0;
+}
+
+int ftl_config_check_geometry(const struct ftl_config *c, char *err,
+                              size_t errlen)
+{
+    char dummy[1];
+
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof(dummy);
+    }
+    if (check_units(c, err, errlen) || check_nand_pages(c, err, errlen) ||
+        check_op_pcent(c, err, errlen)) {
+        return -1;
+    }
+    return 0;
+}
+
+int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
+{
+    char dummy[1];
+    uint64_t nand_bytes, ns_blocks, ns_bytes;
+
+    if (!err || errlen == 0) {
+        err = dummy;
+        errlen = sizeof(dummy);
+    }
+    if (check_units(c, err, errlen)) {
+        return -1;
+    }
+    if ((uint64_t)c->secs_per_pg * 512 < c->secsz) {
+        REFUSE("secsz=%u does not fit in a NAND page of %u bytes "
+               "(secs_per_pg=%u x 512)", c->secsz, c->secs_per_pg * 512,
+               c->secs_per_pg);
+    }
+    if ((c->secs_per_pg * 512u) % c->secsz != 0) {
+        REFUSE("secsz=%u: the NAND page of %u bytes (secs_per_pg=%u x 512) "
+               "must hold a whole number of logical blocks", c->secsz,
+               c->secs_per_pg * 512, c->secs_per_pg);
+    }
+    if (check_nand_pages(c, err, errlen)) {
+        return -1;
+    }
+    nand_bytes = nand_pages_of(c) * c->secs_per_pg * 512u;
     if (c->gc_thres_pcent < 1 || c->gc_thres_pcent > 100) {
         REFUSE("gc_thres_pcent=%u: must be 1..100", c->gc_thres_pcent);
     }
@@ -355,8 +397,8 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
     if (c->fdp_nruh > 0 && c->fdp_nru == 0) {
         REFUSE("fdp.nru=0: must be at least 1");
     }
-    if (c->op_pcent < -1) {
-        REFUSE("op_pcent=%d: must be 0 or more", c->op_pcent);
+    if (check_op_pcent(c, err, errlen)) {
+        return -1;
     }
     if (c->op_pcent < 0) {
         if (c->devsz_mb == 0) {

@@ -1,5 +1,5 @@
 /*
- * FEMU BlackBox FTL: NAND timing model (SPEC 2.4).
+ * FEMU BlackBox FTL: NAND timing model.
  *
  * Every LUN and every channel has a next-free time.  A page read occupies
  * its LUN for the read latency, then its channel for the transfer; a

@@ -37,6 +37,42 @@ enum ftl_gc_policy {
     FTL_GC_DCHOICE = 4,
 };
 
+/*
+ * The gc_policy names, indexed by enum ftl_gc_policy: an initializer for
+ * a `static const char *const name[]`, so that the FTL and the femu
+ * device's enum property spell them the same way.
+ */
+#define FTL_GC_POLICY_NAMES {                   \
+        [FTL_GC_GREEDY] = "greedy",             \
+        [FTL_GC_COST_BENEFIT] = "cost-benefit", \
+        [FTL_GC_FIFO] = "fifo",                 \
+        [FTL_GC_RANDOM] = "random",             \
+        [FTL_GC_DCHOICE] = "d-choice",          \
+    }
+
+/*
+ * Configuration defaults: ftl_config_default() and the femu device's
+ * properties (`-device femu,help` shows them) both take them from here.
+ */
+#define FTL_DEFAULT_NCHS                8
+#define FTL_DEFAULT_LUNS_PER_CH         8
+#define FTL_DEFAULT_PLS_PER_LUN         1
+#define FTL_DEFAULT_BLKS_PER_PL         256
+#define FTL_DEFAULT_PGS_PER_BLK         256
+#define FTL_DEFAULT_SECSZ               512
+#define FTL_DEFAULT_SECS_PER_PG         8
+#define FTL_DEFAULT_DEVSZ_MB            1024
+#define FTL_DEFAULT_OP_PCENT            (-1)    /* unset: devsz_mb */
+#define FTL_DEFAULT_PG_RD_LAT           40000   /* ns */
+#define FTL_DEFAULT_PG_WR_LAT           200000
+#define FTL_DEFAULT_BLK_ER_LAT          2000000
+#define FTL_DEFAULT_CH_XFER_LAT         0
+#define FTL_DEFAULT_GC_THRES_PCENT      75
+#define FTL_DEFAULT_GC_THRES_PCENT_HIGH 95
+#define FTL_DEFAULT_GC_POLICY           FTL_GC_GREEDY
+#define FTL_DEFAULT_FDP_NRU             128     /* the femu-subsys fdp.nru */
+#define FTL_DEFAULT_SEED                1
+
 /* Delay emulation modes for the run-time controls (admin opcode 0xEF). */
 enum ftl_delay_mode {
     FTL_DELAY_CONFIGURED = 0, /* the configured NAND times (start-up) */
@@ -126,7 +162,7 @@ struct ftl_fdp_event {
 
 struct ftl;
 
-/* Fill *cfg with the SPEC 2.1 defaults. */
+/* Fill *cfg with the defaults (those of the femu device's properties). */
 void ftl_config_default(struct ftl_config *cfg);
 
 /* gc_policy names: "greedy", "cost-benefit", "fifo", "random",
@@ -141,6 +177,19 @@ const char *ftl_gc_policy_name(enum ftl_gc_policy p);
  */
 int ftl_config_validate(const struct ftl_config *cfg, char *err,
                         size_t errlen);
+/*
+ * The part of ftl_config_validate() that any user of the geometry needs,
+ * with the same messages: no zero dimension, secs_per_pg <= 1024, secsz
+ * 512 or 4096, at most 2^32-2 NAND pages, op_pcent >= -1.  Then
+ * ftl_cfg_ns_blocks() cannot overflow.  0, or -1 with a message in err.
+ */
+int ftl_config_check_geometry(const struct ftl_config *cfg, char *err,
+                              size_t errlen);
+/*
+ * Namespace size in logical blocks of cfg->secsz bytes: NAND / (1 +
+ * op_pcent / 100) with op_pcent >= 0, else devsz_mb MiB.
+ */
+uint64_t ftl_cfg_ns_blocks(const struct ftl_config *cfg);
 
 /* Create an FTL; NULL with a message in err when cfg is invalid. */
 struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen);
@@ -176,7 +225,11 @@ void ftl_prefetch(const struct ftl *ftl, uint64_t slba);
  * partly covered page keeps its mapping: it still holds other blocks'
  * data; the caller zeroes the data store).  Takes no NAND time. */
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
-/* Background GC after a request (SPEC 2.3). */
+/*
+ * Background GC after a request: with gc_thres_pcent of the lines in
+ * use, collect the policy's victim if at least 1/8 of its pages are
+ * invalid.
+ */
 void ftl_background_gc(struct ftl *ftl, uint64_t now_ns);
 
 /* Run-time controls (admin opcode 0xEF). */
