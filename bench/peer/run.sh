@@ -109,6 +109,17 @@ one() {
         "${dev[@]}" --script "$script" $extra "$@" >>"$log" 2>&1
     local w
     w=$(awk '/^host [0-9]+  gc [0-9]+  nand [0-9]+  WAF / { w = $8 } END { print w }' "$log")
+    # FEMU upstream's FDP path counts no SMART page counters (host 0: no
+    # host line); its FDP statistics do (HBMW: host bytes; MBMW: host and
+    # GC bytes). They count since the device started, so the measured
+    # run's WAF is (MBMW - P) / (HBMW - P), P the published 384 MiB
+    # prefill, which moves nothing on an empty device (a fully valid
+    # reclaim unit is no GC victim on either side)
+    case $name in fdp*)
+        [ -n "$w" ] || w=$(awk -v p=$((384 << 20)) '/^Host Bytes with Metadata Written/ { h = $NF }
+            /^Media Bytes with Metadata Written/ { m = $NF }
+            END { if (h > p) printf "%.3f\n", (m - p) / (h - p) }' "$log") ;;
+    esac
     echo "${w:-fail}"
 }
 
