@@ -222,6 +222,14 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
             femu_unmap(n, le64_to_cpu(range[i].slba), nlb);
         }
     }
+    if (n->ftl && !femu_is_zns(n)) {
+        /* the background-GC check every request makes (as reads and
+         * writes above): lines a deallocate emptied can be collected now,
+         * not only at the next read or write, as in FEMU's BlackBox FTL */
+        femu_ftl_lock(n);
+        ftl_background_gc(n->ftl, req->due_ns);
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
     /* the first range's LBA and the blocks of all ranges */
     femu_io_trace(n, req, le64_to_cpu(range[0].slba), total);
     return NVME_SUCCESS;

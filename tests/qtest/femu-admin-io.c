@@ -501,6 +501,44 @@ void test_dsm(void)
     ctrl_stop(c);
 }
 
+/*
+ * A deallocate makes the background-GC check that reads and writes make:
+ * with more lines in use than gc_thres_pcent allows but every one of them
+ * full of valid pages (sequential first writes: no victim passes the 1/8
+ * filter), a DSM that invalidates 2 of a line's 16 pages gets that line
+ * collected by the DSM itself -- C0h counts its 14 moved pages with no
+ * read or write after the DSM.
+ */
+void test_dsm_gc(void)
+{
+    /* one LUN: line N is logical pages 16N..16N+15; 32 lines (2 MiB),
+     * a 1 MiB namespace, background GC from 13 lines in use */
+    Ctrl *c = ctrl_start("nchs=1,luns_per_ch=1,blks_per_pl=32,"
+                         "pgs_per_blk=16,devsz_mb=1,gc_thres_pcent=40");
+    uint32_t bpp = PAGE >> c->lba_shift;
+    uint8_t log[512];
+    NvmeDsmRange r = { .slba = 0, .nlb = cpu_to_le32(2 * bpp) };
+    NvmeCmd cmd;
+
+    qtest_memset(c->qts, c->buf + PAGE, 0x5a, PAGE);
+    for (uint32_t p = 0; p < 15 * 16; p++) {
+        g_assert_cmphex(rw(c, NVME_CMD_WRITE, (uint64_t)p * bpp, bpp,
+                           c->buf + PAGE, 0), ==, NVME_SUCCESS);
+    }
+    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, log, sizeof(log));
+    g_assert_cmpuint(ldq_le_p(log + 8), ==, 240);     /* host pages */
+    g_assert_cmpuint(ldq_le_p(log + 16), ==, 0);      /* GC pages */
+    qtest_memwrite(c->qts, c->buf, &r, sizeof(r));
+    cmd = dsm_cmd(c->buf, 1);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, log, sizeof(log));
+    g_assert_cmpuint(ldq_le_p(log + 8), ==, 240);
+    g_assert_cmpuint(ldq_le_p(log + 16), ==, 14);     /* line 0 collected */
+    ctrl_stop(c);
+}
+
 /* Microseconds since t0 (g_get_monotonic_time). */
 static int64_t us_since(int64_t t0)
 {

@@ -123,6 +123,7 @@ void test_prp(void);
 void test_features(void);
 void test_get_log(void);
 void test_dsm(void);
+void test_dsm_gc(void);
 void test_dsm_busy(void);
 /* femu-queues.c */
 void test_queues(void);

@@ -44,6 +44,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/get-log-page", test_get_log);
     qtest_add_func("/femu/features", test_features);
     qtest_add_func("/femu/dsm", test_dsm);
+    qtest_add_func("/femu/dsm/gc", test_dsm_gc);
     qtest_add_func("/femu/fdp", test_fdp);
     qtest_add_func("/femu/fdp/logs", test_fdp_logs);
     qtest_add_func("/femu/fdp/handles128", test_fdp_handles128);
