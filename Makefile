@@ -48,14 +48,15 @@ configure:
 # The qtest driver's files are linked one by one: a tests/qtest/femu-*.[ch]
 # that the grafted tree lacks (added since the last ./configure) grafts
 # again first (cheap: QEMU's own configure does not re-run).
-GRAFT_DIR = $(dir $(BUILD_DIR)).$(notdir $(BUILD_DIR))-qemu-src
-qemu: $(BUILD_DIR)/build.ninja
-	@for f in tests/qtest/femu-*.[ch]; do \
-		test -e $(GRAFT_DIR)/tests/qtest/$${f##*/} || { \
-			echo "make: $$f is not grafted yet: ./configure"; \
-			./configure --build-dir=$(BUILD_DIR) $(CONFIGURE_FLAGS) || exit 1; \
+# $(call regraft,BUILD_DIR,CONFIGURE ARGS)
+regraft = for f in tests/qtest/femu-*.[ch]; do \
+		test -e $(dir $(1)).$(notdir $(1))-qemu-src/tests/qtest/$${f\#\#*/} || { \
+			echo "make: $$f is not grafted into $(1) yet: ./configure"; \
+			./configure --build-dir=$(1) $(2) || exit 1; \
 			break; }; \
 	done
+qemu: $(BUILD_DIR)/build.ninja
+	@$(call regraft,$(BUILD_DIR),$(CONFIGURE_FLAGS))
 	flock $(LOCK) ninja -C $(BUILD_DIR) qemu-system-x86_64
 
 $(SIM_DIR)/build.ninja:
@@ -119,6 +120,7 @@ fuzz-state:
 asan:
 	test -f $(ASAN_DIR)/build.ninja || ./configure --build-dir=$(ASAN_DIR) \
 		$(CONFIGURE_FLAGS) -- --enable-asan --enable-ubsan
+	@$(call regraft,$(ASAN_DIR),$(CONFIGURE_FLAGS) -- --enable-asan --enable-ubsan)
 	nice -n 10 ninja -C $(ASAN_DIR) qemu-system-x86_64 tests/qtest/femu-test
 	test -f $(ASAN_SIM_DIR)/build.ninja || meson setup $(ASAN_SIM_DIR) \
 		-Db_sanitize=address,undefined -Db_lundef=false
