@@ -66,7 +66,7 @@ void test_bad_fields(void)
     g_assert_cmphex(run(c, 0, &cmd, &dw0), ==, NVME_SUCCESS);
     g_assert_cmpuint(dw0 & 1, ==, 1);
     /* vendor 0xEF: unknown code */
-    cmd = mk(0xef, 0, 0, 0);
+    cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
     cmd.cdw10 = cpu_to_le32(99);
     g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_INVALID_FIELD);
     /* I/O: wrong namespace, LBA out of range, over MDTS (2^7 pages) */
@@ -381,22 +381,22 @@ void test_get_log(void)
     qtest_memwrite(c->qts, guard, z, sizeof(z));
     g_assert_cmphex(get_log(c, NVME_LOG_SMART_INFO, 127, 0, c->buf, 0), ==,
                     NVME_SUCCESS);
-    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
-    g_assert_cmphex(get_log(c, 0xc0, 0, 508, c->buf, 0), ==, NVME_SUCCESS);
-    g_assert_cmphex(get_log(c, 0xc0, 0, 4096, c->buf, 0), ==,
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 0, 508, c->buf, 0), ==, NVME_SUCCESS);
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 0, 4096, c->buf, 0), ==,
                     NVME_INVALID_FIELD);
-    g_assert_cmphex(get_log(c, 0xc0, 0, UINT64_MAX - 3, c->buf, 0), ==,
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 0, UINT64_MAX - 3, c->buf, 0), ==,
                     NVME_INVALID_FIELD);
     g_assert_cmphex(get_log(c, NVME_LOG_SMART_INFO, 0, 1ull << 40, c->buf, 0),
                     ==, NVME_INVALID_FIELD);
-    g_assert_cmphex(get_log(c, 0xc0, 0, 2, c->buf, 0), ==,
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 0, 2, c->buf, 0), ==,
                     NVME_INVALID_FIELD);
     g_assert_cmphex(get_log(c, 0x7f, 127, 0, c->buf, 0), ==,
                     NVME_INVALID_LOG_ID);
     /* 16 GiB asked into one page + PRP2 = the guard page's neighbour: the
      * controller refuses (over MDTS) or caps at the log size; it must
      * never write past the log size */
-    st = get_log(c, 0xc0, UINT32_MAX, 0, c->buf, c->buf + PAGE);
+    st = get_log(c, FEMU_LOG_FTL, UINT32_MAX, 0, c->buf, c->buf + PAGE);
     g_assert(st == NVME_INVALID_FIELD || st == NVME_SUCCESS);
     st = get_log(c, NVME_LOG_ERROR_INFO, UINT32_MAX, 0, c->buf,
                  c->buf + PAGE);
@@ -516,7 +516,7 @@ void test_dsm_gc(void)
     Ctrl *c = ctrl_start("nchs=1,luns_per_ch=1,blks_per_pl=32,"
                          "pgs_per_blk=16,devsz_mb=1,gc_thres_pcent=40");
     uint32_t bpp = PAGE >> c->lba_shift;
-    uint8_t log[512];
+    FemuLogFtl log;
     NvmeDsmRange r = { .slba = 0, .nlb = cpu_to_le32(2 * bpp) };
     NvmeCmd cmd;
 
@@ -525,17 +525,18 @@ void test_dsm_gc(void)
         g_assert_cmphex(rw(c, NVME_CMD_WRITE, (uint64_t)p * bpp, bpp,
                            c->buf + PAGE, 0), ==, NVME_SUCCESS);
     }
-    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, log, sizeof(log));
-    g_assert_cmpuint(ldq_le_p(log + 8), ==, 240);     /* host pages */
-    g_assert_cmpuint(ldq_le_p(log + 16), ==, 0);      /* GC pages */
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, &log, sizeof(log));
+    g_assert_cmpuint(le64_to_cpu(log.host_pages_written), ==, 240);
+    g_assert_cmpuint(le64_to_cpu(log.gc_pages_moved), ==, 0);
     qtest_memwrite(c->qts, c->buf, &r, sizeof(r));
     cmd = dsm_cmd(c->buf, 1);
     g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
-    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, log, sizeof(log));
-    g_assert_cmpuint(ldq_le_p(log + 8), ==, 240);
-    g_assert_cmpuint(ldq_le_p(log + 16), ==, 14);     /* line 0 collected */
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, &log, sizeof(log));
+    g_assert_cmpuint(le64_to_cpu(log.host_pages_written), ==, 240);
+    /* line 0 collected: its 14 valid pages moved */
+    g_assert_cmpuint(le64_to_cpu(log.gc_pages_moved), ==, 14);
     ctrl_stop(c);
 }
 
@@ -621,7 +622,7 @@ void test_dsm_busy(void)
                         NVME_SUCCESS);
         dt[0] = us_since(t);
         t = g_get_monotonic_time();
-        g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==,
+        g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 127, 0, c->buf, 0), ==,
                         NVME_SUCCESS);
         dt[1] = us_since(t);
         t = g_get_monotonic_time();

@@ -264,7 +264,7 @@ Ctrl *ctrl_start(const char *devopts)
                           "queues=2%s%s", extra_args, *devopts ? "," : "",
                           devopts);
     c->qts = c->qs->qts;
-    qpci_device_foreach(c->qs->pcibus, FEMU_VID, FEMU_DID, find_dev, &c->dev);
+    qpci_device_foreach(c->qs->pcibus, FEMU_PCI_VENDOR_ID, FEMU_PCI_DEVICE_ID, find_dev, &c->dev);
     g_assert(c->dev);
     qpci_device_enable(c->dev);
     c->bar = qpci_iomap(c->dev, 0, &c->bar_size);

@@ -14,16 +14,14 @@
 #include "libqos/pci.h"
 #include "block/nvme.h"
 #include "hw/pci/pci_regs.h"
+#include "hw/femu/femu-abi.h"
 
-#define FEMU_VID 0x1d1d
-#define FEMU_DID 0x1f1f
 #define PAGE 4096
 #define QDEPTH 32          /* entries of every queue this driver makes */
 #define IOQ 1              /* the I/O queue pair the health check uses */
 #define TIMEOUT_US (10 * 1000 * 1000)
 #define DB(qid, cq) (0x1000 + (2 * (qid) + (cq)) * 4)
 #define STATUS(s) ((s) & 0x7ff) /* SCT + SC, without More/DNR */
-#define FEMU_ADM_CMD_CONTROL 0xef  /* vendor: run-time controls */
 
 typedef struct Queue {
     uint64_t sq, cq;       /* guest addresses */

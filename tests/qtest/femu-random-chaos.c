@@ -556,7 +556,7 @@ static void fz_admin_cmd(Fz *f, NvmeCmd *cmd)
          * refused) Read Only (CDW12 0) or Offline (1), for fewer than
          * half of the zones, so that the health check finds one */
         if (f->nzones && f->zfailed < f->nzones / 2 && !rr(0, 4)) {
-            cmd->cdw10 = cpu_to_le32(9);
+            cmd->cdw10 = cpu_to_le32(FEMU_CTRL_FAIL_ZONE);
             cmd->cdw11 = cpu_to_le32(rr(0, f->nzones + 1));
             cmd->cdw12 = cpu_to_le32(rr(0, 3));
         }
@@ -1187,7 +1187,7 @@ static void fz_step_admin(Fz *f)
 
     fz_admin_cmd(f, &cmd);
     if (fz_cmd(f, 0, &cmd, NULL) == NVME_SUCCESS &&
-        cmd.opcode == FEMU_ADM_CMD_CONTROL && le32_to_cpu(cmd.cdw10) == 9) {
+        cmd.opcode == FEMU_ADM_CMD_CONTROL && le32_to_cpu(cmd.cdw10) == FEMU_CTRL_FAIL_ZONE) {
         f->zfailed++;
     }
 }

@@ -107,7 +107,7 @@ void test_random_commands(void)
     }
     {
         uint64_t ctr[4];
-        g_assert_cmphex(get_log(c, 0xc0, 7, 0, c->buf, 0), ==, NVME_SUCCESS);
+        g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 7, 0, c->buf, 0), ==, NVME_SUCCESS);
         qtest_memread(c->qts, c->buf, ctr, sizeof(ctr));
         g_test_message("%d random commands, %d with an error status; C0h: "
                        "host pages %" PRIu64 ", GC moved %" PRIu64, n, errors,

@@ -68,6 +68,7 @@ void test_zns_identify_io(void)
     uint8_t page[PAGE];
     NvmeIdNsZoned *idz = (NvmeIdNsZoned *)page;
     NvmeEffectsLog eff;
+    FemuLogFtl c0;
     uint32_t dw0 = 0, cap_hi = rd32(c, 4);
     uint64_t wp;
 
@@ -187,13 +188,15 @@ void test_zns_identify_io(void)
     g_assert(zread_is(c, 0, 0));
     g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_EMPTY);
     g_assert_cmpuint(wp, ==, 0);
-    g_assert_cmphex(get_log(c, 0xc0, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf, page, 512);
-    g_assert_cmpuint(ldl_le_p(page), ==, 1000);
-    g_assert_cmpuint(ldq_le_p(page + 8), ==, ldq_le_p(page + 24));
-    g_assert_cmpuint(ldq_le_p(page + 16), ==, 0);
-    g_assert_cmpuint(ldq_le_p(page + 32), ==, 1);       /* zone resets */
-    g_assert_cmpuint(ldq_le_p(page + 40), ==, 8);       /* 4 blocks x 2 LUNs */
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, 127, 0, c->buf, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, &c0, sizeof(c0));
+    g_assert_cmpuint(le32_to_cpu(c0.waf_x1000), ==, 1000);
+    g_assert_cmpuint(le64_to_cpu(c0.host_pages_written), ==,
+                     le64_to_cpu(c0.host_pages_programmed));
+    g_assert_cmpuint(le64_to_cpu(c0.gc_pages_moved), ==, 0);
+    g_assert_cmpuint(le64_to_cpu(c0.zone_resets), ==, 1);
+    /* 4 blocks x 2 LUNs */
+    g_assert_cmpuint(le64_to_cpu(c0.blocks_erased), ==, 8);
     zns_stop(c);
 }
 
