@@ -165,6 +165,9 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
                               false);
     }
     if (status) {
+        /* a transfer that failed part way may have copied some blocks:
+         * they are above the write pointer, which must read zeroes */
+        femu_store_discard(&n->store, start << n->lba_shift, len);
         qemu_mutex_unlock(&n->ftl_lock);
         return status;
     }

@@ -148,5 +148,6 @@ void test_random_chaos(void);
 /* femu-zns.c */
 void test_zns_identify_io(void);
 void test_zns_mgmt(void);
+void test_zns_write_fault(void);
 
 #endif

@@ -59,5 +59,6 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/random-chaos", test_random_chaos);
     qtest_add_func("/femu/zns", test_zns_identify_io);
     qtest_add_func("/femu/zns/mgmt", test_zns_mgmt);
+    qtest_add_func("/femu/zns/write-fault", test_zns_write_fault);
     return g_test_run();
 }

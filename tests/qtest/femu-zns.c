@@ -200,6 +200,33 @@ void test_zns_identify_io(void)
     zns_stop(c);
 }
 
+/*
+ * A write whose data transfer fails part way (its second page outside
+ * RAM): Data Transfer Error, the zone and its write pointer unchanged,
+ * and the blocks above the write pointer still read zeroes -- nothing of
+ * the first page may stay behind.
+ */
+void test_zns_write_fault(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS);
+    uint64_t wp;
+
+    qtest_memset(c->qts, c->buf, 0x77, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, ZSZE, 2 * (PAGE >> c->lba_shift),
+                       c->buf, 0xfff0000000ull), ==, NVME_DATA_TRAS_ERROR);
+    g_assert_cmpuint(zstate(c, 1, &wp), ==, NVME_ZONE_STATE_EMPTY);
+    g_assert_cmpuint(wp, ==, ZSZE);
+    g_assert(zread_is(c, ZSZE, 0));
+    /* the same as a Zone Append */
+    qtest_memset(c->qts, c->buf, 0x77, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_ZONE_APPEND, ZSZE,
+                       2 * (PAGE >> c->lba_shift), c->buf, 0xfff0000000ull),
+                    ==, NVME_DATA_TRAS_ERROR);
+    g_assert_cmpuint(zstate(c, 1, &wp), ==, NVME_ZONE_STATE_EMPTY);
+    g_assert(zread_is(c, ZSZE, 0));
+    zns_stop(c);
+}
+
 /* Zone Management Send/Receive: every action, the resources, the report
  * filters and partial reports. */
 void test_zns_mgmt(void)
