@@ -231,8 +231,8 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
 }
 
 /* Split "a=1,b=2" in place and call fn for each pair. */
-static int each_kv(char *s, int (*fn)(void *, const char *, const char *),
-                   void *ctx)
+int sim_each_kv(char *s, int (*fn)(void *, const char *, const char *),
+                void *ctx)
 {
     char *save = NULL;
     for (char *tok = strtok_r(s, ",", &save); tok;
@@ -361,7 +361,7 @@ static int parse_phase(const char *arg, struct wl_spec *sp)
         return -1;
     }
     spec_defaults(sp, k, buf);
-    if (rest && *rest && each_kv(rest, spec_cb, sp) < 0) {
+    if (rest && *rest && sim_each_kv(rest, spec_cb, sp) < 0) {
         return -1;
     }
     return 0;
@@ -437,7 +437,7 @@ static int add_wafrun(const char *arg, struct wl_spec *ph, int *nph)
 
     if (arg) {
         snprintf(buf, sizeof(buf), "%s", arg);
-        if (each_kv(buf, wafrun_cb, &w) < 0) {
+        if (sim_each_kv(buf, wafrun_cb, &w) < 0) {
             return -1;
         }
     }
@@ -872,7 +872,7 @@ int main(int argc, char **argv)
         } else {
             char buf[1024];
             snprintf(buf, sizeof(buf), "%s", a);
-            if (each_kv(buf, prop_cb, &o) < 0) {
+            if (sim_each_kv(buf, prop_cb, &o) < 0) {
                 return 2;
             }
         }

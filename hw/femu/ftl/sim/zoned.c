@@ -150,25 +150,17 @@ static int zset_prop(struct zopts *o, const char *k, const char *v)
     return 0;
 }
 
+static int zprop_cb(void *ctx, const char *k, const char *v)
+{
+    return zset_prop(ctx, k, v);
+}
+
 static int zprops(struct zopts *o, const char *arg)
 {
-    char buf[1024], *save = NULL;
+    char buf[1024];
 
     snprintf(buf, sizeof(buf), "%s", arg);
-    for (char *t = strtok_r(buf, ",", &save); t;
-         t = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(t, '=');
-
-        if (!eq) {
-            fprintf(stderr, "femu-sim: '%s': expected KEY=VALUE\n", t);
-            return -1;
-        }
-        *eq = '\0';
-        if (zset_prop(o, t, eq + 1) < 0) {
-            return -1;
-        }
-    }
-    return 0;
+    return sim_each_kv(buf, zprop_cb, o);
 }
 
 static void zspec_default(struct zspec *sp, enum zkind k, const char *name)

@@ -15,6 +15,10 @@
 /* femu-sim.c: the numeric properties shared with the BlackBox mode;
  * 1 set, 0 not one of them, -1 bad value (message printed). */
 int sim_num_prop(struct ftl_config *c, const char *k, const char *v);
+/* femu-sim.c: split "a=1,b=2" in place, fn(ctx, key, value) for each
+ * pair; -1 (message printed) on a pair without '=' or when fn fails. */
+int sim_each_kv(char *s, int (*fn)(void *, const char *, const char *),
+                void *ctx);
 /* Does a PROP=VAL,... argument hold femu_mode=3? */
 bool sim_has_zoned_mode(const char *arg);
 int sim_zoned_main(int argc, char **argv);
