@@ -188,6 +188,7 @@ if [ "$PHASES" = 1 ]; then
     paste before.txt after.txt | awk -v f="$FDP" -v hb=$(( hb1 - hb0 )) -v mb=$(( mb1 - mb0 )) \
         -v me=$(( me1 - me0 )) '{ h = $4 - $1; g = $5 - $2; n = $6 - $3
         w = h > 0 ? int((n + g) * 1000 / h) : 1000
-        printf "RESULT FDP=%s host_pages=%d gc_pages=%d programmed=%d waf_x1000=%d hbmw=%d mbmw=%d mbe=%d\n",
+        # bytes pass 2^31 (a 2 GiB run): %.0f, as awk %d stops there
+        printf "RESULT FDP=%s host_pages=%d gc_pages=%d programmed=%d waf_x1000=%d hbmw=%.0f mbmw=%.0f mbe=%.0f\n",
             f, h, g, n, w, hb, mb, me }'
 fi
