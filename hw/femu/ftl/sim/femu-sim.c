@@ -329,12 +329,14 @@ static void spec_defaults(struct wl_spec *sp, enum wl_kind kind,
     sp->cold_pid = FTL_PID_NONE;
 }
 
-static int parse_phase(const char *arg, struct wl_spec *sp)
+/* Split a copy of "NAME:KIND[,KEY=VAL...]" in buf: buf keeps NAME, *kind
+ * and *rest (NULL when there are no keys) point into it. */
+int sim_split_phase(const char *arg, char *buf, size_t size, char **kind,
+                    char **rest)
 {
-    char buf[512], *colon, *kind, *rest;
-    enum wl_kind k;
+    char *colon;
 
-    snprintf(buf, sizeof(buf), "%s", arg);
+    snprintf(buf, size, "%s", arg);
     colon = strchr(buf, ':');
     if (!colon) {
         fprintf(stderr, "femu-sim: --phase %s: expected NAME:KIND[,...]\n",
@@ -342,10 +344,21 @@ static int parse_phase(const char *arg, struct wl_spec *sp)
         return -1;
     }
     *colon = '\0';
-    kind = colon + 1;
-    rest = strchr(kind, ',');
-    if (rest) {
-        *rest++ = '\0';
+    *kind = colon + 1;
+    *rest = strchr(*kind, ',');
+    if (*rest) {
+        *(*rest)++ = '\0';
+    }
+    return 0;
+}
+
+static int parse_phase(const char *arg, struct wl_spec *sp)
+{
+    char buf[512], *kind, *rest;
+    enum wl_kind k;
+
+    if (sim_split_phase(arg, buf, sizeof(buf), &kind, &rest) < 0) {
+        return -1;
     }
     if (!strcmp(kind, "seqfill")) {
         k = WL_SEQFILL;

@@ -174,24 +174,50 @@ static void zspec_default(struct zspec *sp, enum zkind k, const char *name)
     sp->qd = 1;
 }
 
+/* One KEY=VAL of a zoned phase. */
+static int zphase_key(void *ctx, const char *k, const char *v)
+{
+    struct zspec *sp = ctx;
+    uint64_t x;
+
+    if (!strcmp(k, "bs") || !strcmp(k, "size")) {
+        if (wl_parse_size(v, &x) < 0 || (!strcmp(k, "bs") && !x)) {
+            fprintf(stderr, "femu-sim: %s=%s: not a size\n", k, v);
+            return -1;
+        }
+        *(!strcmp(k, "bs") ? &sp->bs : &sp->size) = x;
+        return 0;
+    }
+    if (zparse_u64(v, &x) < 0 || x > UINT32_MAX) {
+        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+        return -1;
+    }
+    if (!strcmp(k, "first")) {
+        sp->first = (uint32_t)x;
+    } else if (!strcmp(k, "zones")) {
+        sp->zones = (uint32_t)x;
+    } else if (!strcmp(k, "stride") && x) {
+        sp->stride = (uint32_t)x;
+    } else if (!strcmp(k, "jobs") && x) {
+        sp->jobs = (uint32_t)x;
+    } else if (!strcmp(k, "qd") && x) {
+        sp->qd = (uint32_t)x;
+    } else {
+        fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of "
+                "range\n", k, v);
+        return -1;
+    }
+    return 0;
+}
+
 static int zparse_phase(const char *arg, struct zspec *sp)
 {
     static const char *kinds[] = { "zwrite", "zappend", "zreset", "zfinish" };
-    char buf[512], *colon, *kind, *rest, *save = NULL;
+    char buf[512], *kind, *rest;
     int k = -1;
 
-    snprintf(buf, sizeof(buf), "%s", arg);
-    colon = strchr(buf, ':');
-    if (!colon) {
-        fprintf(stderr, "femu-sim: --phase %s: expected NAME:KIND[,...]\n",
-                arg);
+    if (sim_split_phase(arg, buf, sizeof(buf), &kind, &rest) < 0) {
         return -1;
-    }
-    *colon = '\0';
-    kind = colon + 1;
-    rest = strchr(kind, ',');
-    if (rest) {
-        *rest++ = '\0';
     }
     for (int i = 0; i < 4; i++) {
         if (!strcmp(kind, kinds[i])) {
@@ -204,45 +230,7 @@ static int zparse_phase(const char *arg, struct zspec *sp)
         return -1;
     }
     zspec_default(sp, (enum zkind)k, buf);
-    for (char *t = rest ? strtok_r(rest, ",", &save) : NULL; t;
-         t = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(t, '=');
-        uint64_t x;
-
-        if (!eq) {
-            fprintf(stderr, "femu-sim: '%s': expected KEY=VALUE\n", t);
-            return -1;
-        }
-        *eq++ = '\0';
-        if (!strcmp(t, "bs") || !strcmp(t, "size")) {
-            if (wl_parse_size(eq, &x) < 0 || (!strcmp(t, "bs") && !x)) {
-                fprintf(stderr, "femu-sim: %s=%s: not a size\n", t, eq);
-                return -1;
-            }
-            *(!strcmp(t, "bs") ? &sp->bs : &sp->size) = x;
-            continue;
-        }
-        if (zparse_u64(eq, &x) < 0 || x > UINT32_MAX) {
-            fprintf(stderr, "femu-sim: %s=%s: not a number\n", t, eq);
-            return -1;
-        }
-        if (!strcmp(t, "first")) {
-            sp->first = (uint32_t)x;
-        } else if (!strcmp(t, "zones")) {
-            sp->zones = (uint32_t)x;
-        } else if (!strcmp(t, "stride") && x) {
-            sp->stride = (uint32_t)x;
-        } else if (!strcmp(t, "jobs") && x) {
-            sp->jobs = (uint32_t)x;
-        } else if (!strcmp(t, "qd") && x) {
-            sp->qd = (uint32_t)x;
-        } else {
-            fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of "
-                    "range\n", t, eq);
-            return -1;
-        }
-    }
-    return 0;
+    return rest && *rest ? sim_each_kv(rest, zphase_key, sp) : 0;
 }
 
 /* A job: its zones are first + (j + k * jobs) * stride, k = 0, 1, ... */

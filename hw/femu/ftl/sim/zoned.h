@@ -9,6 +9,7 @@
 #define FEMU_SIM_ZONED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "hw/femu/ftl.h"
 
@@ -19,6 +20,10 @@ int sim_num_prop(struct ftl_config *c, const char *k, const char *v);
  * pair; -1 (message printed) on a pair without '=' or when fn fails. */
 int sim_each_kv(char *s, int (*fn)(void *, const char *, const char *),
                 void *ctx);
+/* femu-sim.c: split a copy of "NAME:KIND[,KEY=VAL...]" into buf (NAME),
+ * *kind and *rest (NULL without keys); -1 (message printed) without ':'. */
+int sim_split_phase(const char *arg, char *buf, size_t size, char **kind,
+                    char **rest);
 /* Does a PROP=VAL,... argument hold femu_mode=3? */
 bool sim_has_zoned_mode(const char *arg);
 int sim_zoned_main(int argc, char **argv);
