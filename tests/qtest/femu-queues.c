@@ -771,8 +771,8 @@ void test_msix_self(void)
  * read and written by the poller.
  *
  * The first fix checked for RAM before each access, which left a window
- * between the check and the access; since session 3 each access is
- * translated once and done only if it is RAM (femu_dma_read/write in
+ * between the check and the access; now each access is translated
+ * once and done only if it is RAM (femu_dma_read/write in
  * hw/femu/prp.c), so no poller access can reach MMIO at all.  That
  * window was a few instructions wide and no qtest can stop a poller
  * inside it, so it cannot be forced from here: the last rounds only
