@@ -15,14 +15,12 @@
 #   RUNTIME=15         seconds of the closing QD1 random-write run (0: skip)
 #   FORCE=0            1: run even if the namespace is mounted
 set -u
-ME=first-ssd
 # shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
 # current directory
-for _lib in "$(dirname "$0")/lib.sh" ./lib.sh; do [ -f "$_lib" ] && break; done
-[ -f "$_lib" ] || { echo "$ME: lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
-. "$_lib"
+. "$(dirname "$0")/lib.sh" 2>/dev/null || . ./lib.sh 2>/dev/null ||
+    { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 tut_args "$@"
-IOS=${IOS:-500} RUNTIME=${RUNTIME:-15} FORCE=${FORCE:-0}
+tut_defaults IOS=500 RUNTIME=15 FORCE=0
 [[ $RUNTIME =~ ^[0-9]+$ ]] || die "RUNTIME=$RUNTIME: want whole seconds"
 tut_find_dev
 tut_mount_guard

@@ -30,15 +30,12 @@
 # then "C1h: count=.. mean_ns=.. max_ns=.. p50_ns<=.. p99_ns<=.. p999_ns<=..".
 set -u
 
-ME=lat-run
 # shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
 # current directory
-for _lib in "$(dirname "$0")/lib.sh" ./lib.sh; do [ -f "$_lib" ] && break; done
-[ -f "$_lib" ] || { echo "$ME: lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
-. "$_lib"
+. "$(dirname "$0")/lib.sh" 2>/dev/null || . ./lib.sh 2>/dev/null ||
+    { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 tut_args "$@"
-IOS=${IOS:-2000} AGE=${AGE:-2x} IODEPTH=${IODEPTH:-32} ENGINE=${ENGINE:-libaio}
-SEED=${SEED:-1} FORCE=${FORCE:-0}
+tut_defaults IOS=2000 AGE=2x IODEPTH=32 ENGINE=libaio SEED=1 FORCE=0
 
 for t in fio nvme python3; do
     command -v $t >/dev/null || die "$t is not installed"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # scripts/tutorials/lib.sh on the host (no guest, a second): the sizes the
-# tutorial scripts accept, NAME=VALUE arguments, that lat-run.sh and
-# first-ssd.sh find lib.sh beside them or say what to copy when it is
-# missing, and that waf-run.sh and fdp-run.sh run alone.
+# tutorial scripts accept, NAME=VALUE arguments and defaults, that
+# lat-run.sh and first-ssd.sh find lib.sh beside them or say what to copy
+# when it is missing, and that waf-run.sh and fdp-run.sh run alone.
 set -u
 ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 T=$ROOT/scripts/tutorials
@@ -27,10 +27,27 @@ got=$(bash -c 'ME=t; . "$1"; tut_args AGE=2x ZIPF=1.2; echo "$AGE $ZIPF"' _ "$T/
 [ "$got" = "2x 1.2" ] || fail "tut_args: got '$got'"
 out=$(bash -c 'ME=t; . "$1"; tut_args AGE=1 NOPE; echo returned' _ "$T/lib.sh" 2>&1) && fail "tut_args took NOPE"
 grep -q "^t: unknown argument 'NOPE'" <<<"$out" || fail "tut_args: $out"
+# defaults fill what neither an argument nor the environment set
+got=$(AGE=3x IOS= bash -c 'ME=t; . "$1"; tut_args SEED=7; tut_defaults AGE=2x SEED=1 IOS=500
+    echo "$AGE $SEED $IOS"' _ "$T/lib.sh") || fail "tut_defaults failed"
+[ "$got" = "3x 7 500" ] || fail "tut_defaults: got '$got', want '3x 7 500'"
 
-# lat-run.sh and first-ssd.sh use the shared helpers, not their own copies
+# c0 decodes log page C0h as nvme-cli hands it over (a stand-in nvme on
+# PATH): the WAF and 3 counters, or N; two equal 16-byte rows of counters
+# (host = programmed, GC = resets) must not come out as od's "*"
+mkdir -p "$d/bin"
+printf '#!/bin/sh\nprintf "%s"\n' "$(printf '\\%03o' 232 3 0 0 0 0 0 0 182 6 0 0 0 0 0 0 \
+    0 0 0 0 0 0 0 0 182 6 0 0 0 0 0 0 0 0 0 0 0 0 0 0 9 0 0 0 0 0 0 0)" >"$d/bin/nvme"
+chmod +x "$d/bin/nvme"
+got=$(cd "$d" && PATH=$d/bin:$PATH bash -c 'ME=t; . "$1"; CTRL=/dev/nvme0; c0; c0 5' _ "$T/lib.sh") ||
+    fail "c0 failed: $got"
+[ "$got" = "1000 1718 0 1718
+1000 1718 0 1718 0 9" ] || fail "c0: got '$got'"
+
+# the scripts that are not published alone use the shared helpers, not
+# their own copies
 for s in lat-run first-ssd; do
-    grep -q '\. "\$_lib"' "$T/$s.sh" || fail "$s.sh does not source lib.sh"
+    grep -q '^\. "\$(dirname "\$0")/lib\.sh"' "$T/$s.sh" || fail "$s.sh does not source lib.sh"
     grep -Eq '^(size|c0|die|ctl)\(\)' "$T/$s.sh" && fail "$s.sh defines its own copy of a lib.sh helper"
     # --help works where lib.sh is beside the script (the guest's case)
     cp "$T/$s.sh" "$T/lib.sh" "$d/"
