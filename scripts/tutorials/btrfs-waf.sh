@@ -1,9 +1,10 @@
 #!/bin/bash
 # btrfs-waf.sh: write amplification of a btrfs file system on a FEMU
 # device, inside a guest (the embedded one of scripts/femu-run, which has
-# the btrfs module and mkfs.btrfs, or a real one with btrfs-progs, nvme-cli
-# and python3).  On a zoned namespace (femu_mode=3) mkfs.btrfs makes a
-# zoned btrfs; on a BlackBox SSD (femu_mode=1) a regular one.
+# the btrfs module and mkfs.btrfs, or a real one with btrfs-progs and
+# nvme-cli), next to lib.sh.  On a zoned namespace (femu_mode=3)
+# mkfs.btrfs makes a zoned btrfs; on a BlackBox SSD (femu_mode=1) a
+# regular one.
 #
 # Workload, the same on both: make the file system (-d single -m dup),
 # mount it, write FILL files of FILE_MB MiB with random contents, then
@@ -28,27 +29,18 @@
 # Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, FILE_MB=1, FILL=40,
 # CHURN=16, ROUNDS=20, SEED=1, DELAY=off (0xEF code 4: NAND delays off,
 # the counts do not depend on them; DELAY=on keeps them).
-for a in "$@"; do case $a in *=*) export "${a%%=*}=${a#*=}" ;; esac; done
-DEV=${DEV:-/dev/nvme0n1}
-FILE_MB=${FILE_MB:-1}
-FILL=${FILL:-40}
-CHURN=${CHURN:-16}
-ROUNDS=${ROUNDS:-20}
-SEED=${SEED:-1}
-DELAY=${DELAY:-off}
+
+# shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
+# current directory
+. "$(dirname "$0")/lib.sh" 2>/dev/null || . ./lib.sh 2>/dev/null ||
+    { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
+tut_args "$@"
+tut_defaults DEV=/dev/nvme0n1 FILE_MB=1 FILL=40 CHURN=16 ROUNDS=20 SEED=1 DELAY=off
+tut_dev
 M=/mnt/btrfs-waf
-B=$(basename "$DEV")
-CTRL=/dev/${B%n[0-9]*}
-die() { echo "btrfs-waf: $*" >&2; exit 1; }
-[ -b "$DEV" ] || die "$DEV is not a block device"
-c0() {
-    nvme get-log "$CTRL" --log-id=0xc0 --log-len=512 -b |
-        python3 -c 'import sys, struct; d = sys.stdin.buffer.read(); print(*struct.unpack_from("<I4xQQQQQ", d))'
-}
-ctl() { nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" >/dev/null 2>&1; }
 
 modprobe crc32c_generic 2>/dev/null; modprobe btrfs 2>/dev/null
-zoned=$(cat /sys/block/$B/queue/zoned)
+zoned=$(cat /sys/block/$NAME/queue/zoned)
 [ "$zoned" = host-managed ] && blkzone reset "$DEV"
 mkfs.btrfs -f -d single -m dup "$DEV" >/tmp/btrfs-waf.mkfs 2>&1 ||
     { cat /tmp/btrfs-waf.mkfs; die "mkfs.btrfs failed"; }
@@ -86,7 +78,8 @@ for r in $(seq "$ROUNDS"); do
     fs_ok
 done
 umount $M
-read -r _ host gc prog resets erased <<<"$(c0)"
+v=$(c0 5) || die "cannot read log page C0h of $CTRL"
+read -r _ host gc prog resets erased <<<"$v"
 [ "$DELAY" = off ] && ctl 3
 [ "$zoned" = host-managed ] && mode=zoned || mode=regular
 awk -v mode=$mode -v a=$app -v h=$host -v p=$prog -v g=$gc -v r=$resets -v e=$erased 'BEGIN {
