@@ -87,6 +87,16 @@ static int parse_u64(const char *v, uint64_t *out)
     return 0;
 }
 
+/* KEY=VAL's VAL as a number up to max; -1 (message printed) if not. */
+int sim_parse_num(const char *k, const char *v, uint64_t max, uint64_t *out)
+{
+    if (parse_u64(v, out) < 0 || *out > max) {
+        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+        return -1;
+    }
+    return 0;
+}
+
 static int parse_bool(const char *v, bool *out)
 {
     if (!strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "1") ||
@@ -100,6 +110,24 @@ static int parse_bool(const char *v, bool *out)
         return 0;
     }
     return -1;
+}
+
+/* delay=configured|builtin|off (0xEF codes 3/4); -1 (message printed)
+ * for anything else. */
+int sim_parse_delay(const char *v, enum ftl_delay_mode *out)
+{
+    if (!strcmp(v, "configured")) {
+        *out = FTL_DELAY_CONFIGURED;
+    } else if (!strcmp(v, "builtin")) {
+        *out = FTL_DELAY_BUILTIN;
+    } else if (!strcmp(v, "off")) {
+        *out = FTL_DELAY_OFF;
+    } else {
+        fprintf(stderr, "femu-sim: delay=%s: configured, builtin or off\n",
+                v);
+        return -1;
+    }
+    return 0;
 }
 
 struct sim_opts {
@@ -134,8 +162,8 @@ int sim_num_prop(struct ftl_config *c, const char *k, const char *v)
 
     for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
         if (strcmp(k, num[i].name) == 0) {
-            if (parse_u64(v, &x) < 0 || (!num[i].is64 && x > UINT32_MAX)) {
-                fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+            if (sim_parse_num(k, v, num[i].is64 ? UINT64_MAX : UINT32_MAX,
+                              &x) < 0) {
                 return -1;
             }
             if (num[i].is64) {
@@ -212,17 +240,7 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
             return -1;
         }
     } else if (!strcmp(k, "delay")) {
-        if (!strcmp(v, "configured")) {
-            o->delay = FTL_DELAY_CONFIGURED;
-        } else if (!strcmp(v, "builtin")) {
-            o->delay = FTL_DELAY_BUILTIN;
-        } else if (!strcmp(v, "off")) {
-            o->delay = FTL_DELAY_OFF;
-        } else {
-            fprintf(stderr, "femu-sim: delay=%s: configured, builtin or "
-                    "off\n", v);
-            return -1;
-        }
+        return sim_parse_delay(v, &o->delay);
     } else {
         fprintf(stderr, "femu-sim: unknown property '%s'\n", k);
         return -1;
@@ -293,8 +311,7 @@ static int spec_cb(void *ctx, const char *k, const char *v)
         }
         return 0;
     }
-    if (parse_u64(v, &x) < 0 || x > UINT32_MAX) {
-        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+    if (sim_parse_num(k, v, UINT32_MAX, &x) < 0) {
         return -1;
     }
     if (!strcmp(k, "pid")) {

@@ -14,7 +14,6 @@
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,15 +86,6 @@ bool sim_has_zoned_mode(const char *arg)
     return false;
 }
 
-static int zparse_u64(const char *v, uint64_t *out)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtoull(v, &end, 0);
-    return errno || end == v || *end ? -1 : 0;
-}
-
 static int zset_prop(struct zopts *o, const char *k, const char *v)
 {
     uint64_t x;
@@ -105,26 +95,14 @@ static int zset_prop(struct zopts *o, const char *k, const char *v)
         return r < 0 ? -1 : 0;
     }
     if (!strcmp(k, "delay")) {
-        if (!strcmp(v, "configured")) {
-            o->delay = FTL_DELAY_CONFIGURED;
-        } else if (!strcmp(v, "builtin")) {
-            o->delay = FTL_DELAY_BUILTIN;
-        } else if (!strcmp(v, "off")) {
-            o->delay = FTL_DELAY_OFF;
-        } else {
-            fprintf(stderr, "femu-sim: delay=%s: configured, builtin or "
-                    "off\n", v);
-            return -1;
-        }
-        return 0;
+        return sim_parse_delay(v, &o->delay);
     }
     if (!strcmp(k, "op_pcent") || !strcmp(k, "gc_policy") ||
         !strcmp(k, "gc_strategy") || !strcmp(k, "hot_cold_sep") ||
         !strcmp(k, "gc_own_line") || !strcmp(k, "gc_delay")) {
         return 0;   /* unused in mode 3, as on the device */
     }
-    if (zparse_u64(v, &x) < 0) {
-        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+    if (sim_parse_num(k, v, UINT64_MAX, &x) < 0) {
         return -1;
     }
     if (!strcmp(k, "femu_mode")) {
@@ -188,8 +166,7 @@ static int zphase_key(void *ctx, const char *k, const char *v)
         *(!strcmp(k, "bs") ? &sp->bs : &sp->size) = x;
         return 0;
     }
-    if (zparse_u64(v, &x) < 0 || x > UINT32_MAX) {
-        fprintf(stderr, "femu-sim: %s=%s: not a number\n", k, v);
+    if (sim_parse_num(k, v, UINT32_MAX, &x) < 0) {
         return -1;
     }
     if (!strcmp(k, "first")) {

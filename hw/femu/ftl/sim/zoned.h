@@ -13,6 +13,11 @@
 
 #include "hw/femu/ftl.h"
 
+/* femu-sim.c: KEY=VAL's VAL as a whole number (strtoull base 0) up to
+ * max; -1 with "femu-sim: KEY=VAL: not a number" when it is not one. */
+int sim_parse_num(const char *k, const char *v, uint64_t max, uint64_t *out);
+/* femu-sim.c: delay=configured|builtin|off; -1 (message printed) else. */
+int sim_parse_delay(const char *v, enum ftl_delay_mode *out);
 /* femu-sim.c: the numeric properties shared with the BlackBox mode;
  * 1 set, 0 not one of them, -1 bad value (message printed). */
 int sim_num_prop(struct ftl_config *c, const char *k, const char *v);
