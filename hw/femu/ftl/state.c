@@ -25,6 +25,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,32 +208,49 @@ static void w_u32_array(struct state_writer *w, const uint32_t *a, uint64_t n)
 }
 
 /*
- * The configuration block: every ftl_config field, in this order.  The
- * loader reads it back with cfg_read and compares with cfg_compare.
+ * The configuration block: these ftl_config fields in this order, each
+ * little-endian in its own size (a bool is one byte, 0 or 1; op_pcent and
+ * gc_policy are 32 bits).  cfg_write writes it, cfg_read reads it back and
+ * the loader compares with cfg_compare.
  */
+#define CFG_FIELD(f) \
+    { offsetof(struct ftl_config, f), sizeof(((struct ftl_config *)0)->f) }
+static const struct {
+    size_t off;
+    size_t size;        /* 1 (bool), 4 or 8 */
+} cfg_fields[] = {
+    CFG_FIELD(nchs), CFG_FIELD(luns_per_ch), CFG_FIELD(pls_per_lun),
+    CFG_FIELD(blks_per_pl), CFG_FIELD(pgs_per_blk), CFG_FIELD(secsz),
+    CFG_FIELD(secs_per_pg), CFG_FIELD(devsz_mb), CFG_FIELD(op_pcent),
+    CFG_FIELD(pg_rd_lat), CFG_FIELD(pg_wr_lat), CFG_FIELD(blk_er_lat),
+    CFG_FIELD(ch_xfer_lat), CFG_FIELD(gc_thres_pcent),
+    CFG_FIELD(gc_thres_pcent_high), CFG_FIELD(gc_policy),
+    CFG_FIELD(hot_cold_sep), CFG_FIELD(gc_own_line), CFG_FIELD(fdp_nruh),
+    CFG_FIELD(fdp_nru), CFG_FIELD(seed),
+};
+#undef CFG_FIELD
+_Static_assert(sizeof(enum ftl_gc_policy) == 4, "gc_policy is 32 bits");
+
 static void cfg_write(struct state_writer *w, const struct ftl_config *c)
 {
-    w_u32(w, c->nchs);
-    w_u32(w, c->luns_per_ch);
-    w_u32(w, c->pls_per_lun);
-    w_u32(w, c->blks_per_pl);
-    w_u32(w, c->pgs_per_blk);
-    w_u32(w, c->secsz);
-    w_u32(w, c->secs_per_pg);
-    w_u64(w, c->devsz_mb);
-    w_u32(w, (uint32_t)c->op_pcent);
-    w_u64(w, c->pg_rd_lat);
-    w_u64(w, c->pg_wr_lat);
-    w_u64(w, c->blk_er_lat);
-    w_u64(w, c->ch_xfer_lat);
-    w_u32(w, c->gc_thres_pcent);
-    w_u32(w, c->gc_thres_pcent_high);
-    w_u32(w, (uint32_t)c->gc_policy);
-    w_u8(w, c->hot_cold_sep);
-    w_u8(w, c->gc_own_line);
-    w_u32(w, c->fdp_nruh);
-    w_u32(w, c->fdp_nru);
-    w_u64(w, c->seed);
+    for (size_t i = 0; i < sizeof(cfg_fields) / sizeof(cfg_fields[0]); i++) {
+        const uint8_t *p = (const uint8_t *)c + cfg_fields[i].off;
+        uint32_t v32;
+        uint64_t v64;
+
+        switch (cfg_fields[i].size) {
+        case 1:
+            w_u8(w, *(const bool *)p);
+            break;
+        case 4:
+            memcpy(&v32, p, 4);
+            w_u32(w, v32);
+            break;
+        default:
+            memcpy(&v64, p, 8);
+            w_u64(w, v64);
+        }
+    }
 }
 
 static uint32_t nstreams(const struct ftl *ftl)
@@ -570,27 +588,24 @@ int ftl_state_skip_payload(FILE *f, uint32_t tag, uint64_t len, char *err,
 static void cfg_read(struct state_reader *r, struct ftl_config *c)
 {
     memset(c, 0, sizeof(*c));
-    c->nchs = r_u32(r);
-    c->luns_per_ch = r_u32(r);
-    c->pls_per_lun = r_u32(r);
-    c->blks_per_pl = r_u32(r);
-    c->pgs_per_blk = r_u32(r);
-    c->secsz = r_u32(r);
-    c->secs_per_pg = r_u32(r);
-    c->devsz_mb = r_u64(r);
-    c->op_pcent = (int32_t)r_u32(r);
-    c->pg_rd_lat = r_u64(r);
-    c->pg_wr_lat = r_u64(r);
-    c->blk_er_lat = r_u64(r);
-    c->ch_xfer_lat = r_u64(r);
-    c->gc_thres_pcent = r_u32(r);
-    c->gc_thres_pcent_high = r_u32(r);
-    c->gc_policy = (enum ftl_gc_policy)r_u32(r);
-    c->hot_cold_sep = r_u8(r) != 0;
-    c->gc_own_line = r_u8(r) != 0;
-    c->fdp_nruh = r_u32(r);
-    c->fdp_nru = r_u32(r);
-    c->seed = r_u64(r);
+    for (size_t i = 0; i < sizeof(cfg_fields) / sizeof(cfg_fields[0]); i++) {
+        uint8_t *p = (uint8_t *)c + cfg_fields[i].off;
+        uint32_t v32;
+        uint64_t v64;
+
+        switch (cfg_fields[i].size) {
+        case 1:
+            *(bool *)p = r_u8(r) != 0;
+            break;
+        case 4:
+            v32 = r_u32(r);
+            memcpy(p, &v32, 4);
+            break;
+        default:
+            v64 = r_u64(r);
+            memcpy(p, &v64, 8);
+        }
+    }
 }
 
 enum cfg_kind { K_U64, K_S32, K_BOOL, K_POLICY };
