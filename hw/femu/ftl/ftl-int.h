@@ -139,6 +139,11 @@ uint32_t ftl_fdp_gc_units(const struct ftl_config *cfg);
  * handles), else 0. */
 uint32_t ftl_fdp_gc_overflow(const struct ftl_config *cfg);
 
+static inline uint64_t ftl_max64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
 static inline struct ftl_div ftl_div_make(uint32_t d)
 {
     struct ftl_div v = { .d = d, .m = UINT64_MAX / d + 1 };

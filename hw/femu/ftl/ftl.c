@@ -95,11 +95,6 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
     return n;
 }
 
-static inline uint64_t max64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
 uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
                   uint64_t now_ns)
 {
@@ -121,7 +116,7 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
         ftl->ctr.host_pages_read++;
         seq = ftl_mod32(&ftl->div_ppl, ppa);
         lun = ftl_mod32(&ftl->div_nluns, seq);
-        done = max64(done, ftl_nand_read(&ftl->tm, lun, now_ns));
+        done = ftl_max64(done, ftl_nand_read(&ftl->tm, lun, now_ns));
     }
     return done;
 }
@@ -169,7 +164,7 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         ftl->ctr.host_pages_written++;
         ftl->ctr.host_pages_programmed++;
         ftl->ctr.fdp_mbmw += ftl->page_bytes;
-        done = max64(done, t);
+        done = ftl_max64(done, t);
     }
     return done;
 }

@@ -91,49 +91,38 @@ void ftl_timing_set_mode(struct ftl_timing *tm, const struct ftl_config *cfg)
     }
 }
 
-static inline uint64_t max64(uint64_t a, uint64_t b)
+/* Occupy a LUN or channel that is free at *free from t (or later) for
+ * lat ns: the time it is done, which is also when it is free again. */
+static inline uint64_t busy(uint64_t *free, uint64_t t, uint64_t lat)
 {
-    return a > b ? a : b;
+    *free = ftl_max64(t, *free) + lat;
+    return *free;
 }
 
+/* read: the LUN senses the page, then the channel carries it out */
 uint64_t ftl_nand_read(struct ftl_timing *tm, uint32_t lun, uint64_t now)
 {
-    uint32_t ch = tm->lun_ch[lun];
-    uint64_t t;
-
     if (!tm->enabled) {
         return now;
     }
-    t = max64(now, tm->lun_free[lun]) + tm->rd;
-    tm->lun_free[lun] = t;
-    t = max64(t, tm->ch_free[ch]) + tm->xfer;
-    tm->ch_free[ch] = t;
-    return t;
+    return busy(&tm->ch_free[tm->lun_ch[lun]],
+                busy(&tm->lun_free[lun], now, tm->rd), tm->xfer);
 }
 
+/* program: the channel carries the page in, then the LUN programs it */
 uint64_t ftl_nand_prog(struct ftl_timing *tm, uint32_t lun, uint64_t now)
 {
-    uint32_t ch = tm->lun_ch[lun];
-    uint64_t t;
-
     if (!tm->enabled) {
         return now;
     }
-    t = max64(now, tm->ch_free[ch]) + tm->xfer;
-    tm->ch_free[ch] = t;
-    t = max64(t, tm->lun_free[lun]) + tm->wr;
-    tm->lun_free[lun] = t;
-    return t;
+    return busy(&tm->lun_free[lun],
+                busy(&tm->ch_free[tm->lun_ch[lun]], now, tm->xfer), tm->wr);
 }
 
 uint64_t ftl_nand_erase(struct ftl_timing *tm, uint32_t lun, uint64_t now)
 {
-    uint64_t t;
-
     if (!tm->enabled) {
         return now;
     }
-    t = max64(now, tm->lun_free[lun]) + tm->er;
-    tm->lun_free[lun] = t;
-    return t;
+    return busy(&tm->lun_free[lun], now, tm->er);
 }

@@ -358,11 +358,6 @@ static enum zns_result write_state_check(uint8_t s)
     }
 }
 
-static inline uint64_t max64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
 /* The checks of a write, in the order the errors are reported; the
  * zone and the first block written come back in *id and *start. */
 static enum zns_result write_prepare(const struct zns *z, uint64_t slba,
@@ -446,7 +441,7 @@ enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
     first = (start - zslba(z, id)) / z->blocks_per_page;
     last = (end - 1 - zslba(z, id)) / z->blocks_per_page;
     for (uint64_t p = first; p <= last; p++) {
-        t = max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p), now));
+        t = ftl_max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p), now));
     }
     z->ctr.host_pages_written += last - first + 1;
     z->ctr.host_pages_programmed += last - first + 1;
@@ -487,7 +482,7 @@ enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
         if (lba >= z->zone[id].dend) {
             continue;   /* above the write pointer: zeroes, no NAND */
         }
-        t = max64(t, ftl_nand_read(&z->tm,
+        t = ftl_max64(t, ftl_nand_read(&z->tm,
                                    zns_page_lun(z, id, off / bpp), now));
         z->ctr.host_pages_read++;
     }
@@ -506,7 +501,7 @@ static uint64_t erase_zone(struct zns *z, uint32_t id, uint64_t now)
         uint32_t lun = zns_page_lun(z, id, l);
 
         for (uint32_t b = 0; b < nblk; b++) {
-            t = max64(t, ftl_nand_erase(&z->tm, lun, now));
+            t = ftl_max64(t, ftl_nand_erase(&z->tm, lun, now));
         }
     }
     z->ctr.blocks_erased += (uint64_t)nblk * z->cfg.zone_luns;
@@ -579,7 +574,7 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         case ZNS_CLOSED:
         case ZNS_FULL:
             if (zn->programmed) {
-                *done = max64(*done, erase_zone(z, id, now));
+                *done = ftl_max64(*done, erase_zone(z, id, now));
                 zn->programmed = 0;
             }
             zn->wp = zn->dend = zslba(z, id);
