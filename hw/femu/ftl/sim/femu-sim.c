@@ -97,6 +97,41 @@ int sim_parse_num(const char *k, const char *v, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/* KEY=VAL's VAL as a size (4k, 1g, ...) of at least min; -1 (message
+ * printed) if not. */
+int sim_parse_size(const char *k, const char *v, uint64_t min, uint64_t *out)
+{
+    if (wl_parse_size(v, out) < 0 || *out < min) {
+        fprintf(stderr, "femu-sim: %s=%s: not a size\n", k, v);
+        return -1;
+    }
+    return 0;
+}
+
+/* A numeric phase key among keys: VAL in the key's range, stored in the
+ * uint32_t at its offset in dst; -1 (message printed) if not. */
+int sim_phase_u32(const struct sim_key *keys, size_t n, void *dst,
+                  const char *k, const char *v)
+{
+    uint64_t x;
+
+    if (sim_parse_num(k, v, UINT32_MAX, &x) < 0) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(k, keys[i].name) && x >= keys[i].min &&
+            x <= keys[i].max) {
+            uint32_t y = (uint32_t)x;
+
+            memcpy((char *)dst + keys[i].off, &y, sizeof(y));
+            return 0;
+        }
+    }
+    fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of range\n",
+            k, v);
+    return -1;
+}
+
 static int parse_bool(const char *v, bool *out)
 {
     if (!strcmp(v, "on") || !strcmp(v, "true") || !strcmp(v, "1") ||
@@ -111,6 +146,18 @@ static int parse_bool(const char *v, bool *out)
     }
     return -1;
 }
+
+/* KEY=VAL's VAL as on/off (true/false, 1/0, yes/no); -1 (message
+ * printed) if not. */
+static int parse_onoff(const char *k, const char *v, bool *out)
+{
+    if (parse_bool(v, out) < 0) {
+        fprintf(stderr, "femu-sim: %s=%s: on or off\n", k, v);
+        return -1;
+    }
+    return 0;
+}
+
 
 /* delay=configured|builtin|off (0xEF codes 3/4); -1 (message printed)
  * for anything else. */
@@ -214,19 +261,12 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
         }
         c->gc_policy = (enum ftl_gc_policy)x;
     } else if (!strcmp(k, "hot_cold_sep")) {
-        if (parse_bool(v, &c->hot_cold_sep) < 0) {
-            fprintf(stderr, "femu-sim: hot_cold_sep=%s: on or off\n", v);
-            return -1;
-        }
+        return parse_onoff(k, v, &c->hot_cold_sep);
     } else if (!strcmp(k, "gc_own_line")) {
-        if (parse_bool(v, &c->gc_own_line) < 0) {
-            fprintf(stderr, "femu-sim: gc_own_line=%s: on or off\n", v);
-            return -1;
-        }
+        return parse_onoff(k, v, &c->gc_own_line);
     } else if (!strcmp(k, "fdp")) {
         bool on;
-        if (parse_bool(v, &on) < 0) {
-            fprintf(stderr, "femu-sim: fdp=%s: on or off\n", v);
+        if (parse_onoff(k, v, &on) < 0) {
             return -1;
         }
         if (!on) {
@@ -235,10 +275,7 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
             c->fdp_nruh = 1;
         }
     } else if (!strcmp(k, "gc_delay")) {
-        if (parse_bool(v, &o->gc_delay) < 0) {
-            fprintf(stderr, "femu-sim: gc_delay=%s: on or off\n", v);
-            return -1;
-        }
+        return parse_onoff(k, v, &o->gc_delay);
     } else if (!strcmp(k, "delay")) {
         return sim_parse_delay(v, &o->delay);
     } else {
@@ -275,13 +312,19 @@ static int prop_cb(void *ctx, const char *k, const char *v)
 
 static int spec_cb(void *ctx, const char *k, const char *v)
 {
+    static const struct sim_key keys[] = {
+        { "pid", offsetof(struct wl_spec, pid), 0, UINT32_MAX },
+        { "hot", offsetof(struct wl_spec, hot_pcent), 1, 99 },
+        { "hot_share", offsetof(struct wl_spec, hot_share), 0, 100 },
+        { "hot_pid", offsetof(struct wl_spec, hot_pid), 0, UINT32_MAX },
+        { "cold_pid", offsetof(struct wl_spec, cold_pid), 0, UINT32_MAX },
+    };
     struct wl_spec *sp = ctx;
     uint64_t x;
 
     if (!strcmp(k, "bs") || !strcmp(k, "size") || !strcmp(k, "offset") ||
         !strcmp(k, "region")) {
-        if (wl_parse_size(v, &x) < 0) {
-            fprintf(stderr, "femu-sim: %s=%s: not a size\n", k, v);
+        if (sim_parse_size(k, v, 0, &x) < 0) {
             return -1;
         }
         if (!strcmp(k, "bs")) {
@@ -296,11 +339,7 @@ static int spec_cb(void *ctx, const char *k, const char *v)
         return 0;
     }
     if (!strcmp(k, "randommap")) {
-        if (parse_bool(v, &sp->randommap) < 0) {
-            fprintf(stderr, "femu-sim: randommap=%s: on or off\n", v);
-            return -1;
-        }
-        return 0;
+        return parse_onoff(k, v, &sp->randommap);
     }
     if (!strcmp(k, "zipf")) {
         char *end;
@@ -311,25 +350,7 @@ static int spec_cb(void *ctx, const char *k, const char *v)
         }
         return 0;
     }
-    if (sim_parse_num(k, v, UINT32_MAX, &x) < 0) {
-        return -1;
-    }
-    if (!strcmp(k, "pid")) {
-        sp->pid = (uint32_t)x;
-    } else if (!strcmp(k, "hot") && x > 0 && x < 100) {
-        sp->hot_pcent = (uint32_t)x;
-    } else if (!strcmp(k, "hot_share") && x <= 100) {
-        sp->hot_share = (uint32_t)x;
-    } else if (!strcmp(k, "hot_pid")) {
-        sp->hot_pid = (uint32_t)x;
-    } else if (!strcmp(k, "cold_pid")) {
-        sp->cold_pid = (uint32_t)x;
-    } else {
-        fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of "
-                "range\n", k, v);
-        return -1;
-    }
-    return 0;
+    return sim_phase_u32(keys, sizeof(keys) / sizeof(keys[0]), sp, k, v);
 }
 
 static void spec_defaults(struct wl_spec *sp, enum wl_kind kind,
@@ -344,6 +365,22 @@ static void spec_defaults(struct wl_spec *sp, enum wl_kind kind,
     sp->hot_share = 50;
     sp->hot_pid = FTL_PID_NONE;
     sp->cold_pid = FTL_PID_NONE;
+}
+
+/* argv[*i] is --phase=SPEC or --phase SPEC (then *i moves on to SPEC):
+ * SPEC, or NULL with a message when there is none. */
+const char *sim_phase_value(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+
+    if (a[7] == '=') {
+        return a + 8;
+    }
+    if (*i + 1 < argc) {
+        return argv[++*i];
+    }
+    fprintf(stderr, "femu-sim: --phase needs a value\n");
+    return NULL;
 }
 
 /* Split a copy of "NAME:KIND[,KEY=VAL...]" in buf: buf keeps NAME, *kind
@@ -429,11 +466,7 @@ static int wafrun_cb(void *ctx, const char *k, const char *v)
         return 0;
     }
     if (!strcmp(k, "randommap")) {
-        if (parse_bool(v, &w->randommap) < 0) {
-            fprintf(stderr, "femu-sim: randommap=%s: on or off\n", v);
-            return -1;
-        }
-        return 0;
+        return parse_onoff(k, v, &w->randommap);
     }
     if (!strcmp(k, "fill_bs")) {
         dst = &w->fill_bs;
@@ -882,12 +915,9 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (!strcmp(a, "--phase") || !strncmp(a, "--phase=", 8)) {
-            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i]
-                                                                : NULL);
+            const char *v = sim_phase_value(argc, argv, &i);
+
             if (!v || nph == MAX_PHASES || parse_phase(v, &phases[nph]) < 0) {
-                if (!v) {
-                    fprintf(stderr, "femu-sim: --phase needs a value\n");
-                }
                 return 2;
             }
             nph++;

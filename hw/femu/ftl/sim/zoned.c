@@ -155,36 +155,24 @@ static void zspec_default(struct zspec *sp, enum zkind k, const char *name)
 /* One KEY=VAL of a zoned phase. */
 static int zphase_key(void *ctx, const char *k, const char *v)
 {
+    static const struct sim_key keys[] = {
+        { "first", offsetof(struct zspec, first), 0, UINT32_MAX },
+        { "zones", offsetof(struct zspec, zones), 0, UINT32_MAX },
+        { "stride", offsetof(struct zspec, stride), 1, UINT32_MAX },
+        { "jobs", offsetof(struct zspec, jobs), 1, UINT32_MAX },
+        { "qd", offsetof(struct zspec, qd), 1, UINT32_MAX },
+    };
     struct zspec *sp = ctx;
     uint64_t x;
 
     if (!strcmp(k, "bs") || !strcmp(k, "size")) {
-        if (wl_parse_size(v, &x) < 0 || (!strcmp(k, "bs") && !x)) {
-            fprintf(stderr, "femu-sim: %s=%s: not a size\n", k, v);
+        if (sim_parse_size(k, v, !strcmp(k, "bs"), &x) < 0) {
             return -1;
         }
         *(!strcmp(k, "bs") ? &sp->bs : &sp->size) = x;
         return 0;
     }
-    if (sim_parse_num(k, v, UINT32_MAX, &x) < 0) {
-        return -1;
-    }
-    if (!strcmp(k, "first")) {
-        sp->first = (uint32_t)x;
-    } else if (!strcmp(k, "zones")) {
-        sp->zones = (uint32_t)x;
-    } else if (!strcmp(k, "stride") && x) {
-        sp->stride = (uint32_t)x;
-    } else if (!strcmp(k, "jobs") && x) {
-        sp->jobs = (uint32_t)x;
-    } else if (!strcmp(k, "qd") && x) {
-        sp->qd = (uint32_t)x;
-    } else {
-        fprintf(stderr, "femu-sim: phase key %s=%s: unknown or out of "
-                "range\n", k, v);
-        return -1;
-    }
-    return 0;
+    return sim_phase_u32(keys, sizeof(keys) / sizeof(keys[0]), sp, k, v);
 }
 
 static int zparse_phase(const char *arg, struct zspec *sp)
@@ -517,10 +505,9 @@ int sim_zoned_main(int argc, char **argv)
         } else if (!strcmp(a, "--json")) {
             o.json = true;
         } else if (!strcmp(a, "--phase") || !strncmp(a, "--phase=", 8)) {
-            const char *v = a[7] == '=' ? a + 8 : (i + 1 < argc ? argv[++i]
-                                                                : NULL);
+            const char *v = sim_phase_value(argc, argv, &i);
+
             if (!v) {
-                fprintf(stderr, "femu-sim: --phase needs a value\n");
                 return 2;
             }
             if (nph == ZMAX_PHASES) {
