@@ -95,15 +95,31 @@ static bool femu_state_apply_data(FemuCtrl *n, const uint8_t *p,
     return true;
 }
 
+/*
+ * Open PATH<suffix> next to the state file, creating it, with flags; *name
+ * gets its name (the caller frees it).  -1 with "cannot create" if not.
+ */
+static int femu_state_create(FemuCtrl *n, const char *suffix, int flags,
+                             char **name, Error **errp)
+{
+    int fd;
+
+    *name = g_strdup_printf("%s%s", n->params.state_path, suffix);
+    fd = open(*name, flags | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        error_setg_errno(errp, errno, "state=%s: cannot create %s",
+                         n->params.state_path, *name);
+    }
+    return fd;
+}
+
 /* Check early that a save will be able to create PATH.tmp. */
 static bool femu_state_check_writable(FemuCtrl *n, Error **errp)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.tmp", n->params.state_path);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    g_autofree char *tmp = NULL;
+    int fd = femu_state_create(n, ".tmp", O_WRONLY, &tmp, errp);
 
     if (fd < 0) {
-        error_setg_errno(errp, errno, "state=%s: cannot create %s",
-                         n->params.state_path, tmp);
         return false;
     }
     close(fd);
@@ -195,6 +211,21 @@ fail:
     return false;
 }
 
+/* One DATA section: the count records gathered in buf. */
+static int femu_state_put_data(FILE *f, uint8_t *buf, uint32_t *count,
+                               uint64_t *chunks, char *err, size_t errlen)
+{
+    stl_le_p(buf + 4, *count);
+    if (ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
+                                8 + (uint64_t)*count * FEMU_STATE_REC,
+                                err, errlen)) {
+        return -1;
+    }
+    *chunks += *count;
+    *count = 0;
+    return 0;
+}
+
 /* DATA sections: the chunks that are resident and not all zeroes. */
 static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
                                 char *err, size_t errlen)
@@ -227,33 +258,19 @@ static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
             stq_le_p(r, off / FEMU_STATE_CHUNK);
             memset(r + 8, 0, FEMU_STATE_CHUNK);
             memcpy(r + 8, n->store.base + off, clen);
-            if (++count == FEMU_STATE_BATCH) {
-                stl_le_p(buf + 4, count);
-                if (ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
-                                            8 + (uint64_t)count *
-                                            FEMU_STATE_REC, err, errlen)) {
-                    return -1;
-                }
-                *chunks += count;
-                count = 0;
+            if (++count == FEMU_STATE_BATCH &&
+                femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
+                return -1;
             }
         }
     }
-    if (count) {
-        stl_le_p(buf + 4, count);
-        if (ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
-                                    8 + (uint64_t)count * FEMU_STATE_REC,
-                                    err, errlen)) {
-            return -1;
-        }
-        *chunks += count;
-    }
-    return 0;
+    return count ? femu_state_put_data(f, buf, &count, chunks, err, errlen)
+                 : 0;
 }
 
 bool femu_state_save(FemuCtrl *n, Error **errp)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.tmp", n->params.state_path);
+    g_autofree char *tmp = NULL;
     g_autofree char *dir = g_path_get_dirname(n->params.state_path);
     char err[512] = "";
     uint8_t dev[FEMU_STATE_DEV_LEN];
@@ -266,10 +283,8 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
         error_setg(errp, "state=%s: no FTL to save", n->params.state_path);
         return false;
     }
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd = femu_state_create(n, ".tmp", O_WRONLY | O_TRUNC, &tmp, errp);
     if (fd < 0) {
-        error_setg_errno(errp, errno, "state=%s: cannot create %s",
-                         n->params.state_path, tmp);
         return false;
     }
     f = fdopen(fd, "wb");
@@ -328,12 +343,10 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
  */
 static bool femu_state_lock(FemuCtrl *n, Error **errp)
 {
-    g_autofree char *lock = g_strdup_printf("%s.lock", n->params.state_path);
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    g_autofree char *lock = NULL;
+    int fd = femu_state_create(n, ".lock", O_RDWR, &lock, errp);
 
     if (fd < 0) {
-        error_setg_errno(errp, errno, "state=%s: cannot create %s",
-                         n->params.state_path, lock);
         return false;
     }
     if (qemu_lock_fd(fd, 0, 0, true)) {
