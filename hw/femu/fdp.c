@@ -423,27 +423,44 @@ static bool fdp_nsid_ok(NvmeCmd *cmd)
 }
 
 /*
+ * Get and Set Features FDP Events: the namespace, and CDW11's placement
+ * handle PH (bits 15:0) and number of event types NOET (bits 23:16).
+ */
+static uint16_t fdp_events_args(FemuFdp *f, NvmeCmd *cmd, bool set,
+                                uint16_t *ph, uint8_t *noet)
+{
+    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
+
+    *ph = dw11 & 0xffff;
+    *noet = (dw11 >> 16) & 0xff;
+    if (!fdp_nsid_ok(cmd)) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, set, le32_to_cpu(cmd->nsid));
+        return NVME_INVALID_NSID | NVME_DNR;
+    }
+    if (*ph >= f->nruh || *noet == 0) {
+        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, set, *ph, *noet, f->nruh);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
+/*
  * Get Features FDP Events (1Eh): the event types of a placement handle
  * with their enable bit; completion DW0 = descriptors returned.
  */
 static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
                                uint8_t sel, uint32_t *result)
 {
-    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
-    uint16_t ph = dw11 & 0xffff;
-    uint8_t noet = (dw11 >> 16) & 0xff;
     NvmeFdpEventDescr d[FDP_NEVT_TYPES] = {};
-    uint32_t cnt = MIN(noet, FDP_NEVT_TYPES);
-    uint8_t mask;
+    uint16_t ph;
+    uint8_t noet, mask;
+    uint32_t cnt;
+    uint16_t status = fdp_events_args(f, cmd, false, &ph, &noet);
 
-    if (!fdp_nsid_ok(cmd)) {
-        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, false, le32_to_cpu(cmd->nsid));
-        return NVME_INVALID_NSID | NVME_DNR;
+    if (status) {
+        return status;
     }
-    if (ph >= f->nruh || noet == 0) {
-        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, false, ph, noet, f->nruh);
-        return NVME_INVALID_FIELD | NVME_DNR;
-    }
+    cnt = MIN(noet, FDP_NEVT_TYPES);
     femu_ftl_lock_main(n);
     switch (sel) {
     case NVME_GETFEAT_SELECT_DEFAULT:
@@ -508,23 +525,15 @@ uint16_t femu_fdp_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
  */
 static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
 {
-    uint32_t dw11 = le32_to_cpu(cmd->cdw11);
-    uint32_t dw12 = le32_to_cpu(cmd->cdw12);
-    uint16_t ph = dw11 & 0xffff;
-    uint8_t noet = (dw11 >> 16) & 0xff;
-    bool enable = dw12 & 1;
+    bool enable = le32_to_cpu(cmd->cdw12) & 1;
     bool save = NVME_SETFEAT_SAVE(le32_to_cpu(cmd->cdw10));
     uint8_t types[255];
-    uint8_t bits = 0;
-    uint16_t status;
+    uint8_t bits = 0, noet;
+    uint16_t ph;
+    uint16_t status = fdp_events_args(f, cmd, true, &ph, &noet);
 
-    if (!fdp_nsid_ok(cmd)) {
-        FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, true, le32_to_cpu(cmd->nsid));
-        return NVME_INVALID_NSID | NVME_DNR;
-    }
-    if (ph >= f->nruh || noet == 0) {
-        FEMU_GUEST_ERR(femu_fdp_events_bad_ph, true, ph, noet, f->nruh);
-        return NVME_INVALID_FIELD | NVME_DNR;
+    if (status) {
+        return status;
     }
     status = femu_dma_cmd(n, cmd, types, noet, false);
     if (status) {
@@ -642,6 +651,29 @@ uint16_t femu_fdp_write_pid(FemuCtrl *n, NvmeCmd *cmd, uint32_t *pid)
 }
 
 /*
+ * I/O Management Receive and Send: FDP on, the management operation
+ * (CDW10 MO) each supports, and len bytes of data within MDTS.
+ */
+static uint16_t fdp_io_mgmt_check(FemuCtrl *n, FemuFdp *f, bool send,
+                                  uint32_t mo, uint32_t want, uint64_t len)
+{
+    if (!f) {
+        FEMU_GUEST_ERR(femu_fdp_off, send ? "I/O Management Send"
+                                          : "I/O Management Receive");
+        return NVME_INVALID_OPCODE | NVME_DNR;
+    }
+    if (mo != want) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, send, mo);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, send, len, n->max_xfer);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
+/*
  * I/O Management Receive (opcode 12h), MO 1: reclaim unit handle status,
  * one descriptor per placement identifier of the namespace.
  */
@@ -655,19 +687,12 @@ uint16_t femu_fdp_io_mgmt_recv(FemuCtrl *n, FemuReq *req)
     g_autofree uint8_t *buf = NULL;
     NvmeRuhStatus *h;
     NvmeRuhStatusDescr *d;
+    uint16_t status = fdp_io_mgmt_check(n, f, false,
+                                        FIELD_EX32(dw10, NVME_IOMR, MO),
+                                        NVME_IOMR_MO_RUH_STATUS, len);
 
-    if (!f) {
-        FEMU_GUEST_ERR(femu_fdp_off, "I/O Management Receive");
-        return NVME_INVALID_OPCODE | NVME_DNR;
-    }
-    if (FIELD_EX32(dw10, NVME_IOMR, MO) != NVME_IOMR_MO_RUH_STATUS) {
-        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, false,
-                       FIELD_EX32(dw10, NVME_IOMR, MO));
-        return NVME_INVALID_FIELD | NVME_DNR;
-    }
-    if (len > n->max_xfer) {
-        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, false, len, n->max_xfer);
-        return NVME_INVALID_FIELD | NVME_DNR;
+    if (status) {
+        return status;
     }
     size = sizeof(NvmeRuhStatus) + f->nruh * sizeof(NvmeRuhStatusDescr);
     /*
@@ -702,21 +727,13 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
     uint32_t dw10 = le32_to_cpu(cmd->cdw10);
     uint32_t npids = FIELD_EX32(dw10, NVME_IOMS, MOS) + 1;
     g_autofree uint16_t *pids = NULL;
-    uint16_t status;
+    uint16_t status = fdp_io_mgmt_check(n, f, true,
+                                        FIELD_EX32(dw10, NVME_IOMS, MO),
+                                        NVME_IOMS_MO_RUH_UPDATE,
+                                        (uint64_t)npids * 2);
 
-    if (!f) {
-        FEMU_GUEST_ERR(femu_fdp_off, "I/O Management Send");
-        return NVME_INVALID_OPCODE | NVME_DNR;
-    }
-    if (FIELD_EX32(dw10, NVME_IOMS, MO) != NVME_IOMS_MO_RUH_UPDATE) {
-        FEMU_GUEST_ERR(femu_fdp_io_mgmt_bad_mo, true,
-                       FIELD_EX32(dw10, NVME_IOMS, MO));
-        return NVME_INVALID_FIELD | NVME_DNR;
-    }
-    if ((uint64_t)npids * 2 > n->max_xfer) {
-        FEMU_GUEST_ERR(femu_fdp_io_mgmt_too_long, true, (uint64_t)npids * 2,
-                       n->max_xfer);
-        return NVME_INVALID_FIELD | NVME_DNR;
+    if (status) {
+        return status;
     }
     pids = g_new(uint16_t, npids);
     status = femu_dma_cmd(n, cmd, (uint8_t *)pids, npids * 2, false);
