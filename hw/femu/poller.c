@@ -467,14 +467,17 @@ void femu_poller_kick(FemuPoller *p)
     }
 }
 
+/* fn on every poller (there are none before realize starts them) */
+static void femu_pollers_each(FemuCtrl *n, void (*fn)(FemuPoller *p))
+{
+    for (uint32_t i = 0; n->pollers && i < n->params.npollers; i++) {
+        fn(&n->pollers[i]);
+    }
+}
+
 void femu_pollers_kick_all(FemuCtrl *n)
 {
-    if (!n->pollers) {
-        return;
-    }
-    for (uint32_t i = 0; i < n->params.npollers; i++) {
-        femu_poller_kick(&n->pollers[i]);
-    }
+    femu_pollers_each(n, femu_poller_kick);
 }
 
 /*
@@ -595,13 +598,33 @@ void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
 }
 
 /*
+ * Complete the entries of sq among a[0..n) with "Command Aborted due to
+ * SQ Deletion" and keep the others, in their order: how many are kept.
+ */
+static size_t femu_abort_sq_entries(FemuPending *a, size_t n, FemuSQ *sq)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        FemuPending e = a[i];
+
+        if (e.sq != sq) {
+            a[kept++] = e;
+            continue;
+        }
+        femu_cq_post(sq->cq, sq, e.cid, NVME_CMD_ABORT_SQ_DEL, 0);
+    }
+    return kept;
+}
+
+/*
  * Delete SQ (5.6): commands of the SQ that were fetched but not yet
  * completed are completed with "Command Aborted due to SQ Deletion".
  */
 void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
 {
     FemuPoller *p = sq->poller;
-    size_t keep = 0;
+    size_t keep;
 
     if (!p) {
         return;
@@ -613,32 +636,11 @@ void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
             break;
         }
     }
-    for (size_t i = 0; i < p->nheap; i++) {
-        FemuPending e = p->heap[i];
-
-        if (e.sq != sq) {
-            p->heap[keep++] = e;
-            continue;
-        }
-        femu_cq_post(sq->cq, sq, e.cid, NVME_CMD_ABORT_SQ_DEL, 0);
-    }
+    keep = femu_abort_sq_entries(p->heap, p->nheap, sq);
     /* parked ones too (if the CQ is still full, the entry is lost, as
      * on a real bus: the host deleted the SQ without consuming them) */
-    {
-        size_t kept = 0;
-
-        for (size_t i = 0; i < p->nparked; i++) {
-            FemuPending e = p->parked[i];
-
-            if (e.sq != sq) {
-                p->parked[kept++] = e;
-                continue;
-            }
-            femu_cq_post(sq->cq, sq, e.cid, NVME_CMD_ABORT_SQ_DEL, 0);
-        }
-        p->nparked = kept;
-        femu_park_mask_update(p, sq->cq);
-    }
+    p->nparked = femu_abort_sq_entries(p->parked, p->nparked, sq);
+    femu_park_mask_update(p, sq->cq);
     /* rebuild the heap from what is left */
     {
         FemuPending *old = p->heap;
@@ -656,45 +658,38 @@ void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
     qemu_mutex_unlock(&p->lock);
 }
 
+static void femu_poller_quiesce(FemuPoller *p)
+{
+    femu_poller_lock(p);
+    for (int k = 0; k < p->nsqs; k++) {
+        p->sqs[k]->poller = NULL;
+        qatomic_set(&p->sqs[k]->cq->parked_mask, 0);
+    }
+    p->nsqs = 0;
+    p->nheap = 0;
+    p->nparked = 0;
+    qemu_mutex_unlock(&p->lock);
+}
+
 /* Controller reset: drop every SQ and pending completion of the pollers. */
 void femu_pollers_quiesce(FemuCtrl *n)
 {
-    if (!n->pollers) {
-        return;
-    }
-    for (uint32_t i = 0; i < n->params.npollers; i++) {
-        FemuPoller *p = &n->pollers[i];
+    femu_pollers_each(n, femu_poller_quiesce);
+}
 
-        femu_poller_lock(p);
-        for (int k = 0; k < p->nsqs; k++) {
-            p->sqs[k]->poller = NULL;
-            qatomic_set(&p->sqs[k]->cq->parked_mask, 0);
-        }
-        p->nsqs = 0;
-        p->nheap = 0;
-        p->nparked = 0;
-        qemu_mutex_unlock(&p->lock);
-    }
+static void femu_poller_unlock(FemuPoller *p)
+{
+    qemu_mutex_unlock(&p->lock);
 }
 
 void femu_pollers_lock_all(FemuCtrl *n)
 {
-    if (!n->pollers) {
-        return;
-    }
-    for (uint32_t i = 0; i < n->params.npollers; i++) {
-        femu_poller_lock(&n->pollers[i]);
-    }
+    femu_pollers_each(n, femu_poller_lock);
 }
 
 void femu_pollers_unlock_all(FemuCtrl *n)
 {
-    if (!n->pollers) {
-        return;
-    }
-    for (uint32_t i = 0; i < n->params.npollers; i++) {
-        qemu_mutex_unlock(&n->pollers[i].lock);
-    }
+    femu_pollers_each(n, femu_poller_unlock);
 }
 
 /*
