@@ -368,27 +368,21 @@ static uint16_t femu_create_sq(FemuCtrl *n, NvmeCmd *cmd)
     return NVME_SUCCESS;
 }
 
-static uint16_t femu_delete_sq(FemuCtrl *n, NvmeCmd *cmd)
+/* Delete I/O Submission / Completion Queue (5.6, 5.7) */
+static uint16_t femu_delete_q(FemuCtrl *n, NvmeCmd *cmd, bool cq)
 {
     uint16_t qid = le16_to_cpu(((NvmeDeleteQ *)cmd)->qid);
+    bool exists = qid && qid <= n->params.queues &&
+                  (cq ? n->cq[qid] != NULL : n->sq[qid] != NULL);
 
-    trace_femu_delete_q(qid, false);
-    if (!qid || qid > n->params.queues || !n->sq[qid]) {
-        FEMU_GUEST_ERR(femu_delete_q_bad_qid, false, qid);
+    trace_femu_delete_q(qid, cq);
+    if (!exists) {
+        FEMU_GUEST_ERR(femu_delete_q_bad_qid, cq, qid);
         return NVME_INVALID_QID | NVME_DNR;
     }
-    femu_sq_free(n, n->sq[qid]);
-    return NVME_SUCCESS;
-}
-
-static uint16_t femu_delete_cq(FemuCtrl *n, NvmeCmd *cmd)
-{
-    uint16_t qid = le16_to_cpu(((NvmeDeleteQ *)cmd)->qid);
-
-    trace_femu_delete_q(qid, true);
-    if (!qid || qid > n->params.queues || !n->cq[qid]) {
-        FEMU_GUEST_ERR(femu_delete_q_bad_qid, true, qid);
-        return NVME_INVALID_QID | NVME_DNR;
+    if (!cq) {
+        femu_sq_free(n, n->sq[qid]);
+        return NVME_SUCCESS;
     }
     if (n->cq[qid]->nsqs) {
         FEMU_GUEST_ERR(femu_delete_cq_in_use, qid, n->cq[qid]->nsqs);
@@ -605,13 +599,13 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     }
     switch (cmd->opcode) {
     case NVME_ADM_CMD_DELETE_SQ:
-        return femu_delete_sq(n, cmd);
+        return femu_delete_q(n, cmd, false);
     case NVME_ADM_CMD_CREATE_SQ:
         return femu_create_sq(n, cmd);
     case NVME_ADM_CMD_GET_LOG_PAGE:
         return femu_get_log(n, cmd);
     case NVME_ADM_CMD_DELETE_CQ:
-        return femu_delete_cq(n, cmd);
+        return femu_delete_q(n, cmd, true);
     case NVME_ADM_CMD_CREATE_CQ:
         return femu_create_cq(n, cmd);
     case NVME_ADM_CMD_IDENTIFY:

@@ -268,19 +268,21 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
                               qid, is_cq, val, "no such queue");
         return;
     }
+    if (is_cq ? !n->cq[qid] : !n->sq[qid]) {
+        femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
+                              qid, is_cq, val,
+                              is_cq ? "CQ not created" : "SQ not created");
+        return;
+    }
+    if (val >= (is_cq ? n->cq[qid]->size : n->sq[qid]->size)) {
+        femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
+                              qid, is_cq, val,
+                              is_cq ? "head beyond size" : "tail beyond size");
+        return;
+    }
     if (is_cq) {
         FemuCQ *cq = n->cq[qid];
 
-        if (!cq) {
-            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
-                                  qid, true, val, "CQ not created");
-            return;
-        }
-        if (val >= cq->size) {
-            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
-                                  qid, true, val, "head beyond size");
-            return;
-        }
         /* under cq->lock: a CQE being posted is counted or not visible */
         qemu_mutex_lock(&cq->lock);
         valid = femu_cq_head_valid(cq, val);
@@ -305,16 +307,6 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
     } else {
         FemuSQ *sq = n->sq[qid];
 
-        if (!sq) {
-            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_REGISTER,
-                                  qid, false, val, "SQ not created");
-            return;
-        }
-        if (val >= sq->size) {
-            femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
-                                  qid, false, val, "tail beyond size");
-            return;
-        }
         if (!femu_sq_tail_valid(sq, val)) {
             femu_doorbell_invalid(n, NVME_AER_INFO_ERR_INVALID_DB_VALUE,
                                   qid, false, val,
