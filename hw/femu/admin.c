@@ -571,16 +571,12 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     femu_ftl_lock_main(n);
     switch (code) {
     case FEMU_CTRL_GC_DELAY_ON:
-        ftl_set_gc_delay(n->ftl, true);
-        break;
     case FEMU_CTRL_GC_DELAY_OFF:
-        ftl_set_gc_delay(n->ftl, false);
+        ftl_set_gc_delay(n->ftl, code == FEMU_CTRL_GC_DELAY_ON);
         break;
     case FEMU_CTRL_DELAY_BUILTIN:
-        ftl_set_delay_mode(n->ftl, FTL_DELAY_BUILTIN);
-        break;
     case FEMU_CTRL_DELAY_OFF:
-        ftl_set_delay_mode(n->ftl, FTL_DELAY_OFF);
+        ftl_set_delay_mode(n->ftl, femu_ctrl_delay_mode(code));
         break;
     case FEMU_CTRL_RESET_COUNTERS:
         ftl_reset_counters(n->ftl);

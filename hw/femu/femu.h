@@ -413,6 +413,12 @@ uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
 void femu_admin_bh(void *opaque);
 uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
 
+/* 0xEF codes 3 and 4: the NAND delay mode they select (both models) */
+static inline enum ftl_delay_mode femu_ctrl_delay_mode(uint32_t code)
+{
+    return code == FEMU_CTRL_DELAY_BUILTIN ? FTL_DELAY_BUILTIN : FTL_DELAY_OFF;
+}
+
 /* features.c: Get/Set Features, Timestamp, Host Behavior Support */
 uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
 uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);

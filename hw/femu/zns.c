@@ -99,31 +99,23 @@ void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
 
 static uint16_t femu_zns_status(enum zns_result r)
 {
-    switch (r) {
-    case ZNS_OK:
-        return NVME_SUCCESS;
-    case ZNS_ERR_LBA_RANGE:
-        return NVME_LBA_RANGE | NVME_DNR;
-    case ZNS_ERR_BOUNDARY:
-        return NVME_ZONE_BOUNDARY_ERROR | NVME_DNR;
-    case ZNS_ERR_FULL:
-        return NVME_ZONE_FULL | NVME_DNR;
-    case ZNS_ERR_READ_ONLY:
-        return NVME_ZONE_READ_ONLY | NVME_DNR;
-    case ZNS_ERR_OFFLINE:
-        return NVME_ZONE_OFFLINE | NVME_DNR;
-    case ZNS_ERR_INVALID_WRITE:
-        return NVME_ZONE_INVALID_WRITE | NVME_DNR;
-    case ZNS_ERR_TOO_MANY_ACTIVE:
-        return NVME_ZONE_TOO_MANY_ACTIVE | NVME_DNR;
-    case ZNS_ERR_TOO_MANY_OPEN:
-        return NVME_ZONE_TOO_MANY_OPEN | NVME_DNR;
-    case ZNS_ERR_INVALID_TRANSITION:
-        return NVME_ZONE_INVAL_TRANSITION | NVME_DNR;
-    case ZNS_ERR_INVALID_FIELD:
-    default:
-        return NVME_INVALID_FIELD | NVME_DNR;
-    }
+    /* the zoned model's outcomes as NVMe statuses; anything else: 02h */
+    static const uint16_t status[] = {
+        [ZNS_OK] = NVME_SUCCESS,
+        [ZNS_ERR_LBA_RANGE] = NVME_LBA_RANGE | NVME_DNR,
+        [ZNS_ERR_INVALID_FIELD] = NVME_INVALID_FIELD | NVME_DNR,
+        [ZNS_ERR_BOUNDARY] = NVME_ZONE_BOUNDARY_ERROR | NVME_DNR,
+        [ZNS_ERR_FULL] = NVME_ZONE_FULL | NVME_DNR,
+        [ZNS_ERR_READ_ONLY] = NVME_ZONE_READ_ONLY | NVME_DNR,
+        [ZNS_ERR_OFFLINE] = NVME_ZONE_OFFLINE | NVME_DNR,
+        [ZNS_ERR_INVALID_WRITE] = NVME_ZONE_INVALID_WRITE | NVME_DNR,
+        [ZNS_ERR_TOO_MANY_ACTIVE] = NVME_ZONE_TOO_MANY_ACTIVE | NVME_DNR,
+        [ZNS_ERR_TOO_MANY_OPEN] = NVME_ZONE_TOO_MANY_OPEN | NVME_DNR,
+        [ZNS_ERR_INVALID_TRANSITION] = NVME_ZONE_INVAL_TRANSITION | NVME_DNR,
+    };
+
+    return (unsigned)r < ARRAY_SIZE(status) ? status[r]
+                                            : NVME_INVALID_FIELD | NVME_DNR;
 }
 
 /*
@@ -382,10 +374,8 @@ void femu_zns_control(FemuCtrl *n, uint32_t code)
     femu_ftl_lock_main(n);
     switch (code) {
     case FEMU_CTRL_DELAY_BUILTIN:
-        zns_set_delay_mode(n->zns, FTL_DELAY_BUILTIN);
-        break;
     case FEMU_CTRL_DELAY_OFF:
-        zns_set_delay_mode(n->zns, FTL_DELAY_OFF);
+        zns_set_delay_mode(n->zns, femu_ctrl_delay_mode(code));
         break;
     case FEMU_CTRL_RESET_COUNTERS:
         zns_reset_counters(n->zns);
