@@ -18,11 +18,7 @@ static struct ftl *four_lines(enum ftl_gc_policy pol, const uint32_t vpc[4],
     small_cfg(&c);
     c.gc_policy = pol;
     c.seed = seed;
-    f = must_new(&c);
-    if (!f) {
-        return NULL;
-    }
-    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    f = must_new_untimed(&c);
     for (uint32_t lpn = 0; lpn < 4 * f->ppl; lpn++) {
         wpage(f, lpn, 0);
     }
@@ -44,80 +40,68 @@ static void test_policies(void)
     uint32_t hits[4] = { 0 };
 
     f = four_lines(FTL_GC_GREEDY, vpc, 1);
-    if (f) {
-        CHECK_EQ(ftl_gc_pick_victim(f), 1);
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_gc_pick_victim(f), 1);
+    ftl_free(f);
     f = four_lines(FTL_GC_FIFO, vpc, 1);
-    if (f) {
-        CHECK_EQ(ftl_gc_pick_victim(f), 0);
-        /* after collecting the oldest, the next oldest */
-        CHECK_EQ(ftl_gc_collect(f, 0, 0), 0);
-        CHECK_EQ(ftl_gc_pick_victim(f), 1);
-        CHECK_INVARIANTS(f);
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_gc_pick_victim(f), 0);
+    /* after collecting the oldest, the next oldest */
+    CHECK_EQ(ftl_gc_collect(f, 0, 0), 0);
+    CHECK_EQ(ftl_gc_pick_victim(f), 1);
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
     /* cost-benefit: age x (1-u) / 2u.  Line 0: age 193, u = 30/64 ->
      * 109.4; line 1: age 129, u = 24/64 -> 107.5: the older line wins
      * although greedy would take line 1 */
     f = four_lines(FTL_GC_COST_BENEFIT, vpc, 1);
-    if (f) {
-        CHECK_EQ(ftl_gc_pick_victim(f), 0);
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_gc_pick_victim(f), 0);
+    ftl_free(f);
     /* with line 1 much emptier it wins despite being younger */
     {
         static const uint32_t v2[4] = { 30, 8, 44, 64 };
         f = four_lines(FTL_GC_COST_BENEFIT, v2, 1);
-        if (f) {
-            CHECK_EQ(ftl_gc_pick_victim(f), 1);
-            ftl_free(f);
-        }
+        CHECK_EQ(ftl_gc_pick_victim(f), 1);
+        ftl_free(f);
     }
     /* random: uniform over the closed lines that hold an invalid page
      * (deterministic seed); line 3 is fully valid, so, as on FEMU's
      * victim queue, it is never a candidate */
     f = four_lines(FTL_GC_RANDOM, vpc, 7);
-    if (f) {
-        for (int i = 0; i < 3000; i++) {
-            uint32_t v = ftl_gc_pick_victim(f);
-            CHECK(v < 4);
-            if (v < 4) {
-                hits[v]++;
-            }
+    for (int i = 0; i < 3000; i++) {
+        uint32_t v = ftl_gc_pick_victim(f);
+        CHECK(v < 4);
+        if (v < 4) {
+            hits[v]++;
         }
-        for (int l = 0; l < 3; l++) {
-            /* expected 1000 each; +-20% is > 6 standard deviations */
-            CHECK(hits[l] > 800 && hits[l] < 1200);
-        }
-        CHECK_EQ(hits[3], 0);
-        ftl_free(f);
     }
+    for (int l = 0; l < 3; l++) {
+        /* expected 1000 each; +-20% is > 6 standard deviations */
+        CHECK(hits[l] > 800 && hits[l] < 1200);
+    }
+    CHECK_EQ(hits[3], 0);
+    ftl_free(f);
     /* d-choice: best of 4 samples among lines 0..2 -> the emptiest line 1
      * with probability 1 - (2/3)^4 = 80%; the fully valid line 3 never */
     memset(hits, 0, sizeof(hits));
     f = four_lines(FTL_GC_DCHOICE, vpc, 9);
-    if (f) {
-        for (int i = 0; i < 4000; i++) {
-            uint32_t v = ftl_gc_pick_victim(f);
-            CHECK(v < 4);
-            if (v < 4) {
-                hits[v]++;
-            }
+    for (int i = 0; i < 4000; i++) {
+        uint32_t v = ftl_gc_pick_victim(f);
+        CHECK(v < 4);
+        if (v < 4) {
+            hits[v]++;
         }
-        CHECK(hits[1] > 2950 && hits[1] < 3450);
-        CHECK_EQ(hits[3], 0);
-        ftl_free(f);
     }
+    CHECK(hits[1] > 2950 && hits[1] < 3450);
+    CHECK_EQ(hits[3], 0);
+    ftl_free(f);
     /* a line with no valid page is the best victim for every policy */
     for (int p = 0; p <= FTL_GC_DCHOICE; p++) {
         static const uint32_t v3[4] = { 0, 0, 0, 0 };
+        uint32_t v;
+
         f = four_lines((enum ftl_gc_policy)p, v3, 1);
-        if (f) {
-            uint32_t v = ftl_gc_pick_victim(f);
-            CHECK(v < 4 && f->ln.line[v].vpc == 0);
-            ftl_free(f);
-        }
+        v = ftl_gc_pick_victim(f);
+        CHECK(v < 4 && f->ln.line[v].vpc == 0);
+        ftl_free(f);
     }
 }
 
@@ -126,9 +110,6 @@ static void test_collect(void)
     static const uint32_t vpc[4] = { 30, 24, 44, 64 };
     struct ftl *f = four_lines(FTL_GC_GREEDY, vpc, 1);
 
-    if (!f) {
-        return;
-    }
     CHECK_EQ(ftl_gc_collect(f, 1, 0), 0);
     /* valid pages moved, the line erased and free again */
     CHECK_EQ(f->ctr.gc_pages_moved, 24);
@@ -160,11 +141,7 @@ static void test_background(void)
 
     small_cfg(&c);
     c.gc_thres_pcent = 25; /* 8 of 32 lines */
-    f = must_new(&c);
-    if (!f) {
-        return;
-    }
-    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    f = must_new_untimed(&c);
     CHECK_EQ(f->thres_lines, 8);
     for (uint32_t lpn = 0; lpn < 6 * f->ppl; lpn++) {
         wpage(f, lpn, 0);
@@ -200,11 +177,7 @@ static void test_background(void)
     /* a clean 1/8 case: lines with 7 and then 8 invalid pages */
     small_cfg(&c);
     c.gc_thres_pcent = 10; /* 4 lines */
-    f = must_new(&c);
-    if (!f) {
-        return;
-    }
-    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    f = must_new_untimed(&c);
     for (uint32_t lpn = 0; lpn < 4 * f->ppl; lpn++) {
         wpage(f, lpn, 0);
     }
@@ -237,9 +210,6 @@ static void test_forced(void)
     c.devsz_mb = 7;
     c.gc_thres_pcent = 95;
     f = must_new(&c);
-    if (!f) {
-        return;
-    }
     for (int i = 0; i < 30000; i++) {
         uint32_t lpn = (uint32_t)(trand(&s) % ftl_logical_pages(f));
         if (wpage(f, lpn, 0) == FTL_TIME_ERROR) {
@@ -273,9 +243,6 @@ static void test_nothing_reclaimable(void)
 
     small_cfg(&c);
     f = must_new(&c);
-    if (!f) {
-        return;
-    }
     for (uint32_t lpn = 0; lpn < 2 * f->ppl; lpn++) {
         wpage(f, lpn, 0);
     }
@@ -304,9 +271,6 @@ static void test_forced_fallback(void)
     static const uint32_t vpc[4] = { 64, 64, 0, 64 };
     struct ftl *f = four_lines(FTL_GC_FIFO, vpc, 1);
 
-    if (!f) {
-        return;
-    }
     CHECK_EQ(ftl_gc_pick_victim(f), 2);
     /* 4 closed lines and the open one */
     f->thres_high_lines = 5;
@@ -360,12 +324,8 @@ static void test_reserve_limit_sweep(void)
                     if (op > 400 || op == 0) {
                         continue;
                     }
-                    f = must_new(&c);
-                    if (!f) {
-                        continue;
-                    }
+                    f = must_new_untimed(&c);
                     runs++;
-                    ftl_set_delay_mode(f, FTL_DELAY_OFF);
                     lp = ftl_logical_pages(f);
                     for (uint32_t l = 0; l < lp && !failed; l++) {
                         failed |= wpage(f, l, 0) == FTL_TIME_ERROR;

@@ -27,49 +27,38 @@ static void test_sizing(void)
 
     tut02_cfg(&c);
     f = must_new(&c);
-    if (f) {
-        /* the 2 GiB example geometry: exactly 3355443 512-byte sectors,
-         * 128 lines of 16 MiB */
-        CHECK_EQ(ftl_ns_blocks(f), 3355443);
-        CHECK_EQ(ftl_total_lines(f), 128);
-        CHECK_EQ(ftl_line_bytes(f), 16u << 20);
-        CHECK_EQ(ftl_nand_pages(f), 524288);
-        CHECK_EQ(ftl_logical_pages(f), (3355443 + 7) / 8);
-        CHECK_EQ(ftl_free_lines(f), 128);
-        CHECK_EQ(ftl_used_lines_pcent(f), 0);
-        /* at most 16 bytes of metadata per NAND page */
-        CHECK(ftl_meta_bytes(f) <= 16 * ftl_nand_pages(f));
-        ftl_free(f);
-    }
+    /* the 2 GiB example geometry: exactly 3355443 512-byte sectors,
+     * 128 lines of 16 MiB */
+    CHECK_EQ(ftl_ns_blocks(f), 3355443);
+    CHECK_EQ(ftl_total_lines(f), 128);
+    CHECK_EQ(ftl_line_bytes(f), 16u << 20);
+    CHECK_EQ(ftl_nand_pages(f), 524288);
+    CHECK_EQ(ftl_logical_pages(f), (3355443 + 7) / 8);
+    CHECK_EQ(ftl_free_lines(f), 128);
+    CHECK_EQ(ftl_used_lines_pcent(f), 0);
+    /* at most 16 bytes of metadata per NAND page */
+    CHECK(ftl_meta_bytes(f) <= 16 * ftl_nand_pages(f));
+    ftl_free(f);
     /* secsz 4096: the same bytes in 4 KiB blocks, rounded down */
     c.secsz = 4096;
     f = must_new(&c);
-    if (f) {
-        CHECK_EQ(ftl_ns_blocks(f), 419430);
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_ns_blocks(f), 419430);
+    ftl_free(f);
     /* without op_pcent: devsz_mb (384 MiB on a 512 MiB geometry) */
-    ftl_config_default(&c);
-    c.nchs = 2;
-    c.luns_per_ch = 4;
-    c.blks_per_pl = 64;
+    geo_cfg(&c, 2, 4, 64);
     c.devsz_mb = 384;
     f = must_new(&c);
-    if (f) {
-        CHECK_EQ(ftl_ns_blocks(f), 384 * 2048);
-        /* the tutorial-04 reclaim unit: 8 MiB */
-        CHECK_EQ(ftl_line_bytes(f), 8388608);
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_ns_blocks(f), 384 * 2048);
+    /* the tutorial-04 reclaim unit: 8 MiB */
+    CHECK_EQ(ftl_line_bytes(f), 8388608);
+    ftl_free(f);
     /* defaults: 1 GiB namespace on a 16 GiB geometry */
     ftl_config_default(&c);
     f = must_new(&c);
-    if (f) {
-        CHECK_EQ(ftl_ns_blocks(f), 2097152);
-        CHECK_EQ(ftl_total_lines(f), 256);
-        CHECK(ftl_meta_bytes(f) <= 16 * ftl_nand_pages(f));
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_ns_blocks(f), 2097152);
+    CHECK_EQ(ftl_total_lines(f), 256);
+    CHECK(ftl_meta_bytes(f) <= 16 * ftl_nand_pages(f));
+    ftl_free(f);
 }
 
 static void test_reserve(void)
@@ -160,12 +149,8 @@ static void test_reserve(void)
      * threshold, 52 for the data): 8 handles with the overflow GC unit
      * only, not 9; 2 handles keep a GC unit each
      */
-    ftl_config_default(&c);
-    c.nchs = 2;
-    c.luns_per_ch = 4;
-    c.blks_per_pl = 64;
+    tut04_cfg(&c, 2);
     c.op_pcent = 25;
-    c.fdp_nruh = 2;
     CHECK(refuse(&c, err, sizeof(err)) == 0);
     CHECK_EQ(ftl_fdp_gc_units(&c), 2);
     CHECK_EQ(ftl_fdp_gc_overflow(&c), 0);

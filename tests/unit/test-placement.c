@@ -21,11 +21,7 @@ static void test_hot_cold(void)
 
     small_cfg(&c);
     c.hot_cold_sep = true;
-    f = must_new(&c);
-    if (!f) {
-        return;
-    }
-    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    f = must_new_untimed(&c);
     /* first writes are cold */
     for (uint32_t lpn = 0; lpn < 10; lpn++) {
         wpage(f, lpn, 0);
@@ -75,13 +71,11 @@ static void test_hot_cold(void)
     /* without hot_cold_sep, overwrites share the host line */
     small_cfg(&c);
     f = must_new(&c);
-    if (f) {
-        wpage(f, 0, 0);
-        wpage(f, 1, 0);
-        wpage(f, 0, 0);
-        CHECK_EQ(line_of(f, 0), line_of(f, 1));
-        ftl_free(f);
-    }
+    wpage(f, 0, 0);
+    wpage(f, 1, 0);
+    wpage(f, 0, 0);
+    CHECK_EQ(line_of(f, 0), line_of(f, 1));
+    ftl_free(f);
 }
 
 /*
@@ -96,11 +90,7 @@ static void test_shared_write_pointer(void)
     uint32_t victim, wl, seq;
 
     small_cfg(&c);
-    f = must_new(&c);
-    if (!f) {
-        return;
-    }
-    ftl_set_delay_mode(f, FTL_DELAY_OFF);
+    f = must_new_untimed(&c);
     CHECK_EQ(f->nhost, 1);
     CHECK_EQ(f->ngc, 0);
     /* two full lines, then a few pages of a third */
@@ -144,11 +134,7 @@ static void test_gc_own_line(void)
         small_cfg(&c);
         c.gc_own_line = true;
         c.hot_cold_sep = hcs;
-        f = must_new(&c);
-        if (!f) {
-            return;
-        }
-        ftl_set_delay_mode(f, FTL_DELAY_OFF);
+        f = must_new_untimed(&c);
         CHECK_EQ(f->ngc, 1);
         for (uint32_t lpn = 0; lpn < 2 * f->ppl + 5; lpn++) {
             wpage(f, lpn, 0);
@@ -198,19 +184,12 @@ static void test_fdp_ruamw_under_gc(void)
     uint64_t s = 4242;
     uint32_t lp, bad_jobs = 0, gc_jobs = 0;
 
-    ftl_config_default(&c);
-    c.nchs = 2;
-    c.luns_per_ch = 4;
-    c.blks_per_pl = 64;
+    geo_cfg(&c, 2, 4, 64);
     c.secsz = 4096;
     c.devsz_mb = 384;
     c.fdp_nruh = 8;
-    f = must_new(&c);
-    if (!f) {
-        return;
-    }
+    f = must_new_untimed(&c);
     CHECK(f->gc_overflow != FTL_NONE);
-    ftl_set_delay_mode(f, FTL_DELAY_OFF);
     lp = ftl_logical_pages(f);
     for (uint32_t l = 0; l < lp; l++) {
         ftl_write(f, l, 1, l % 8, 0);
@@ -311,17 +290,6 @@ static uint32_t pages_off_handle(const struct ftl *f, const uint16_t *owner)
     return bad;
 }
 
-/* the tutorial-04 device: 2 ch x 4 LUN x 64 lines, 8 MiB reclaim units */
-static void tut04_cfg(struct ftl_config *c, uint32_t nruh)
-{
-    ftl_config_default(c);
-    c->nchs = 2;
-    c->luns_per_ch = 4;
-    c->blks_per_pl = 64;
-    c->op_pcent = 50;
-    c->fdp_nruh = nruh;
-}
-
 static void test_fdp_accounting(void)
 {
     struct ftl_config c;
@@ -331,9 +299,6 @@ static void test_fdp_accounting(void)
 
     tut04_cfg(&c, 4);
     f = must_new(&c);
-    if (!f) {
-        return;
-    }
     CHECK_EQ(ftl_line_bytes(f), 8388608);
     for (uint32_t h = 0; h < 4; h++) {
         CHECK_EQ(ftl_fdp_ruamw(f, h), 16384);
@@ -401,23 +366,19 @@ static void test_fdp_accounting(void)
     tut04_cfg(&c, 2);
     c.secsz = 4096;
     f = must_new(&c);
-    if (f) {
-        CHECK_EQ(ftl_fdp_ruamw(f, 1), 2048);
-        ftl_write(f, 10, 3, 1, 0);
-        CHECK_EQ(ftl_fdp_ruamw(f, 1), 2045);
-        CHECK_EQ(f->ctr.fdp_hbmw, 12288);
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 2048);
+    ftl_write(f, 10, 3, 1, 0);
+    CHECK_EQ(ftl_fdp_ruamw(f, 1), 2045);
+    CHECK_EQ(f->ctr.fdp_hbmw, 12288);
+    ftl_free(f);
     /* FDP off: no handles, RUAMW 0, RUH update refused */
     tut04_cfg(&c, 0);
     f = must_new(&c);
-    if (f) {
-        CHECK_EQ(ftl_fdp_ruamw(f, 0), 0);
-        CHECK(ftl_fdp_ruh_update(f, 0, 0) < 0);
-        ftl_write(f, 0, 8, 5, 0); /* pid ignored, no event */
-        CHECK(!ftl_fdp_pop_event(f, &ev));
-        ftl_free(f);
-    }
+    CHECK_EQ(ftl_fdp_ruamw(f, 0), 0);
+    CHECK(ftl_fdp_ruh_update(f, 0, 0) < 0);
+    ftl_write(f, 0, 8, 5, 0); /* pid ignored, no event */
+    CHECK(!ftl_fdp_pop_event(f, &ev));
+    ftl_free(f);
 }
 
 /* GC keeps handles persistently isolated; MBMW and MBE add up. */
@@ -432,9 +393,6 @@ static void test_fdp_isolation(void)
     c.fdp_nruh = 2;
     c.devsz_mb = 5;
     f = must_new(&c);
-    if (!f) {
-        return;
-    }
     half = ftl_logical_pages(f) / 2;
     for (int i = 0; i < 40000; i++) {
         uint32_t h = (uint32_t)(trand(&s) & 1);
@@ -479,9 +437,6 @@ static void test_fdp_many_handles(void)
     c.blks_per_pl = 512;
     c.fdp_nruh = 128;
     f = must_new(&c);
-    if (!f) {
-        return;
-    }
     CHECK_EQ(ftl_free_lines(f), 512);
     for (uint32_t h = 0; h < 128; h++) {
         CHECK(ftl_write(f, h * 8, 8, h, 0) != FTL_TIME_ERROR);
@@ -504,9 +459,6 @@ static void test_fdp_unit_fills(void)
 
     tut04_cfg(&c, 2);
     f = must_new(&c);
-    if (!f) {
-        return;
-    }
     /* 2047 of the unit's 2048 pages, as 4 KiB writes through pid 1 */
     for (uint32_t p = 0; p < f->ppl - 1; p++) {
         ftl_write(f, (uint64_t)p * 8, 8, 1, 0);
@@ -585,12 +537,8 @@ static void test_fdp_reserve_and_isolation(void)
                 if (ftl_config_validate(&c, NULL, 0) != 0) {
                     continue;
                 }
-                f = must_new(&c);
-                if (!f) {
-                    continue;
-                }
+                f = must_new_untimed(&c);
                 runs++;
-                ftl_set_delay_mode(f, FTL_DELAY_OFF);
                 lp = ftl_logical_pages(f);
                 /* fill, each page through handle lpn % nruh ... */
                 owner = fill_round_robin(f, nruh, &failed);
@@ -670,13 +618,9 @@ static void test_fdp_spread_handles(void)
             c.fdp_nruh = 128;
         }
         nruh = c.fdp_nruh;
-        f = must_new(&c);
-        if (!f) {
-            continue;
-        }
+        f = must_new_untimed(&c);
         CHECK_EQ(f->gc_units_max, (k == 0 ? 0u : 99u));
         CHECK(f->gc_overflow != FTL_NONE);
-        ftl_set_delay_mode(f, FTL_DELAY_OFF);
         lp = ftl_logical_pages(f);
         owner = fill_round_robin(f, nruh, &failed);
         for (uint32_t i = 0; i < 8 * lp && !failed; i++) {

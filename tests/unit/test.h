@@ -9,6 +9,7 @@
 #define FEMU_TEST_H
 
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,12 +68,21 @@ static int test_checks;
  * "# ..." lines; test_done prints the plan "1..N" and the totals.
  */
 static int test_cases;
+static jmp_buf test_case_end;
+
+/* run fn; test_end_case comes back here */
+static inline void test_call(void (*fn)(void))
+{
+    if (setjmp(test_case_end) == 0) {
+        fn();
+    }
+}
 
 static inline void test_run(const char *name, void (*fn)(void))
 {
     int before = test_failures;
 
-    fn();
+    test_call(fn);
     if (strncmp(name, "test_", 5) == 0) {
         name += 5;
     }
@@ -90,14 +100,34 @@ static inline int test_done(const char *name)
     return test_failures ? 1 : 0;
 }
 
+/*
+ * A case ends early when it cannot go on (its FTL could not be made):
+ * the failure is counted and RUN reports the case "not ok", as a failed
+ * g_assert ends a qtest.  What the case allocated is left to the exit.
+ * Only for code that runs inside RUN.
+ */
+static inline void test_end_case(const char *what, const char *err)
+{
+    fprintf(stderr, "%s: %s\n", what, err);
+    test_failures++;
+    longjmp(test_case_end, 1);
+}
+
+/* The defaults with nchs channels x luns LUNs x blks lines. */
+static inline void geo_cfg(struct ftl_config *c, uint32_t nchs,
+                           uint32_t luns, uint32_t blks)
+{
+    ftl_config_default(c);
+    c->nchs = nchs;
+    c->luns_per_ch = luns;
+    c->blks_per_pl = blks;
+}
+
 /* 2 ch x 2 LUN x 32 lines x 16 pages: 64 pages (256 KiB) per line,
  * 8 MiB NAND, 4 MiB namespace; small enough to walk all state. */
 static inline void small_cfg(struct ftl_config *c)
 {
-    ftl_config_default(c);
-    c->nchs = 2;
-    c->luns_per_ch = 2;
-    c->blks_per_pl = 32;
+    geo_cfg(c, 2, 2, 32);
     c->pgs_per_blk = 16;
     c->devsz_mb = 4;
 }
@@ -105,21 +135,37 @@ static inline void small_cfg(struct ftl_config *c)
 /* The tutorial-02 geometry: 2 GiB NAND, 128 lines of 16 MiB. */
 static inline void tut02_cfg(struct ftl_config *c)
 {
-    ftl_config_default(c);
-    c->nchs = 4;
-    c->luns_per_ch = 4;
-    c->blks_per_pl = 128;
+    geo_cfg(c, 4, 4, 128);
     c->op_pcent = 25;
 }
 
+/* The tutorial-04 device: 2 ch x 4 LUN x 64 lines, 8 MiB reclaim units,
+ * half again as much NAND as namespace, nruh handles (0: FDP off). */
+static inline void tut04_cfg(struct ftl_config *c, uint32_t nruh)
+{
+    geo_cfg(c, 2, 4, 64);
+    c->op_pcent = 50;
+    c->fdp_nruh = nruh;
+}
+
+/* The FTL of config c; if it cannot be made, the case ends, failed. */
 static inline struct ftl *must_new(const struct ftl_config *c)
 {
     char err[512];
     struct ftl *f = ftl_new(c, err, sizeof(err));
+
     if (!f) {
-        fprintf(stderr, "ftl_new: %s\n", err);
-        test_failures++;
+        test_end_case("ftl_new", err);
     }
+    return f;
+}
+
+/* must_new with the NAND timing off (every command completes at once). */
+static inline struct ftl *must_new_untimed(const struct ftl_config *c)
+{
+    struct ftl *f = must_new(c);
+
+    ftl_set_delay_mode(f, FTL_DELAY_OFF);
     return f;
 }
 
