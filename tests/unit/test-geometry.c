@@ -1,6 +1,7 @@
 /*
  * Geometry, namespace sizing and configuration checks.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "test.h"
@@ -61,64 +62,88 @@ static void test_sizing(void)
     ftl_free(f);
 }
 
+static void accepted(const struct ftl_config *c)
+{
+    char err[512];
+
+    CHECK(refuse(c, err, sizeof(err)) == 0);
+}
+
+/* c refused, the message saying each of the strings up to a NULL */
+static void refused(const struct ftl_config *c, ...)
+{
+    char err[512];
+    const char *want;
+    va_list ap;
+
+    CHECK(refuse(c, err, sizeof(err)) < 0);
+    va_start(ap, c);
+    while ((want = va_arg(ap, const char *)) != NULL) {
+        CHECK_STR(err, want);
+    }
+    va_end(ap);
+}
+
+/* c with fdp.nruh=nruh: accepted, units GC units open at once per handle
+ * and overflow shared overflow units */
+static void fdp_fits(struct ftl_config *c, uint32_t nruh, uint32_t units,
+                     uint32_t overflow)
+{
+    c->fdp_nruh = nruh;
+    accepted(c);
+    CHECK_EQ(ftl_fdp_gc_units(c), units);
+    CHECK_EQ(ftl_fdp_gc_overflow(c), overflow);
+}
+
 static void test_reserve(void)
 {
     struct ftl_config c;
-    char err[512];
 
     /* on the 2 GiB example 7% spare is accepted, 5% refused; with the one
      * shared write pointer 6% is the smallest */
     tut02_cfg(&c);
     c.op_pcent = 7;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    accepted(&c);
     c.op_pcent = 5;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "op_pcent=5");
-    CHECK_STR(err, "minus 1 open write lines");
-    CHECK_STR(err, "op_pcent >= 6");
+    refused(&c, "op_pcent=5", "minus 1 open write lines", "op_pcent >= 6",
+            NULL);
     c.op_pcent = 6;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    accepted(&c);
     c.op_pcent = 0;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "op_pcent=0");
+    refused(&c, "op_pcent=0", NULL);
     /* a lower forced threshold needs more spare */
     c.op_pcent = 7;
     c.gc_thres_pcent_high = 90;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "gc_thres_pcent_high=90");
+    refused(&c, "gc_thres_pcent_high=90", NULL);
     /* hot/cold (hot and cold lines, GC in the cold one) and gc_own_line
      * each need one more open line than the default, both together two */
     tut02_cfg(&c);
     c.op_pcent = 6;
     c.hot_cold_sep = true;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "minus 2 open write lines");
+    refused(&c, "minus 2 open write lines", NULL);
     c.op_pcent = 7;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    accepted(&c);
     c.hot_cold_sep = false;
     c.gc_own_line = true;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    accepted(&c);
     c.op_pcent = 6;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    refused(&c, NULL);
     c.op_pcent = 7;
     c.hot_cold_sep = true;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "minus 3 open write lines");
+    refused(&c, "minus 3 open write lines", NULL);
     c.op_pcent = 8;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    accepted(&c);
     /* devsz_mb: 2 GiB NAND, the limit is named in MiB */
     tut02_cfg(&c);
     c.op_pcent = -1;
     c.devsz_mb = 1950;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "devsz_mb=1950");
-    CHECK_STR(err, "devsz_mb <= 1935");
+    refused(&c, "devsz_mb=1950", "devsz_mb <= 1935", NULL);
     c.devsz_mb = 1935;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
+    accepted(&c);
     /* 1936 MiB = 495616 pages = exactly the 121 lines below the threshold
      * less the open one: refused, one page must stay invalid */
     c.devsz_mb = 1936;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
+    refused(&c, NULL);
     /*
      * FDP: every handle keeps a host reclaim unit open, plus the GC units
      * the FTL lets be open at once: one per handle when they fit, else
@@ -128,22 +153,13 @@ static void test_reserve(void)
      * units + the overflow unit) and at most 227 would.
      */
     ftl_config_default(&c);
-    c.fdp_nruh = 128;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 99);
-    CHECK_EQ(ftl_fdp_gc_overflow(&c), 1);
+    fdp_fits(&c, 128, 99, 1);
     CHECK_EQ(ftl_reserve_open_lines(&c), 228);
-    c.fdp_nruh = 100;
-    CHECK_EQ(ftl_fdp_gc_units(&c), 100);
-    CHECK_EQ(ftl_fdp_gc_overflow(&c), 0);
-    c.fdp_nruh = 227;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 0);
-    CHECK_EQ(ftl_fdp_gc_overflow(&c), 1);
+    fdp_fits(&c, 100, 100, 0);
+    fdp_fits(&c, 227, 0, 1);
     c.fdp_nruh = 228;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=228 leaves too little spare for GC");
-    CHECK_STR(err, "at most fdp.nruh=227 fits");
+    refused(&c, "fdp.nruh=228 leaves too little spare for GC",
+            "at most fdp.nruh=227 fits", NULL);
     /*
      * the tutorial-04 geometry (64 lines, op_pcent=25: 61 below the
      * threshold, 52 for the data): 8 handles with the overflow GC unit
@@ -151,115 +167,74 @@ static void test_reserve(void)
      */
     tut04_cfg(&c, 2);
     c.op_pcent = 25;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 2);
-    CHECK_EQ(ftl_fdp_gc_overflow(&c), 0);
-    c.fdp_nruh = 8;
-    CHECK(refuse(&c, err, sizeof(err)) == 0);
-    CHECK_EQ(ftl_fdp_gc_units(&c), 0);
-    CHECK_EQ(ftl_fdp_gc_overflow(&c), 1);
+    fdp_fits(&c, 2, 2, 0);
+    fdp_fits(&c, 8, 0, 1);
     c.fdp_nruh = 9;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=9");
-    CHECK_STR(err, "at most fdp.nruh=8 fits");
+    refused(&c, "fdp.nruh=9", "at most fdp.nruh=8 fits", NULL);
     /* more open units than lines below the threshold: named as fdp.nruh */
     c.fdp_nruh = 70;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nruh=70");
+    refused(&c, "fdp.nruh=70", NULL);
     /* too few lines for the threshold */
     small_cfg(&c);
     c.blks_per_pl = 2;
     c.op_pcent = 50;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "blks_per_pl=2");
+    refused(&c, "blks_per_pl=2", NULL);
 }
 
+/* small_cfg with up to two fields changed: refused, the message naming
+ * what it says in want (each that is set) */
 static void test_bad_configs(void)
 {
-    static const char *const zero[] = { "nchs", "luns_per_ch", "pls_per_lun",
-                                        "blks_per_pl", "pgs_per_blk",
-                                        "secs_per_pg" };
+    static const struct {
+        struct cfg_set set[2];
+        const char *want[2];
+    } bad[] = {
+        { { CFG_SET(nchs, 0) }, { "nchs=0" } },
+        { { CFG_SET(luns_per_ch, 0) }, { "luns_per_ch=0" } },
+        { { CFG_SET(pls_per_lun, 0) }, { "pls_per_lun=0" } },
+        { { CFG_SET(blks_per_pl, 0) }, { "blks_per_pl=0" } },
+        { { CFG_SET(pgs_per_blk, 0) }, { "pgs_per_blk=0" } },
+        { { CFG_SET(secs_per_pg, 0) }, { "secs_per_pg=0" } },
+        { { CFG_SET(secsz, 1024) }, { "secsz=1024" } },
+        /* a logical block must fit in a NAND page */
+        { { CFG_SET(secsz, 4096), CFG_SET(secs_per_pg, 4) }, { "secsz=4096" } },
+        { { CFG_SET(secsz, 4096), CFG_SET(secs_per_pg, 12) },
+          { "secsz=4096" } },
+        /* namespace larger than the NAND */
+        { { CFG_SET(devsz_mb, 9) }, { "devsz_mb=9", "8 MiB" } },
+        { { CFG_SET(devsz_mb, 0) }, { "devsz_mb=0" } },
+        /* geometry overflow: more NAND pages than 32-bit addresses */
+        { { CFG_SET(nchs, 65536), CFG_SET(luns_per_ch, 65536) },
+          { "nchs x luns_per_ch" } },
+        { { CFG_SET(blks_per_pl, UINT32_MAX),
+            CFG_SET(pgs_per_blk, UINT32_MAX) } },
+        /* thresholds */
+        { { CFG_SET(gc_thres_pcent, 0) }, { "gc_thres_pcent=0" } },
+        { { CFG_SET(gc_thres_pcent, 80), CFG_SET(gc_thres_pcent_high, 70) },
+          { "gc_thres_pcent_high=70" } },
+        { { CFG_SET(gc_thres_pcent_high, 101) } },
+        /* leaves no free line for GC */
+        { { CFG_SET(gc_thres_pcent_high, 100) } },
+        { { CFG_SET(gc_policy, 7) }, { "gc_policy" } },
+        { { CFG_SET(fdp_nruh, 2), CFG_SET(fdp_nru, 0) }, { "fdp.nru" } },
+        { { CFG_SET(op_pcent, -5) } },
+    };
     struct ftl_config c;
-    char err[512], want[64];
 
-    for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++) {
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        int before = test_failures;
+
         small_cfg(&c);
-        switch (i) {
-        case 0: c.nchs = 0; break;
-        case 1: c.luns_per_ch = 0; break;
-        case 2: c.pls_per_lun = 0; break;
-        case 3: c.blks_per_pl = 0; break;
-        case 4: c.pgs_per_blk = 0; break;
-        default: c.secs_per_pg = 0; break;
+        for (int k = 0; k < 2; k++) {
+            cfg_apply(&c, &bad[i].set[k]);
         }
-        CHECK(refuse(&c, err, sizeof(err)) < 0);
-        snprintf(want, sizeof(want), "%s=0", zero[i]);
-        CHECK_STR(err, want);
+        refused(&c, bad[i].want[0], bad[i].want[1], NULL);
+        if (test_failures != before) {
+            fprintf(stderr, "  (bad config %zu: %s=%" PRId64 ")\n", i,
+                    bad[i].set[0].name, bad[i].set[0].val);
+        }
     }
-    small_cfg(&c);
-    c.secsz = 1024;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "secsz=1024");
-    /* a logical block must fit in a NAND page */
-    small_cfg(&c);
-    c.secsz = 4096;
-    c.secs_per_pg = 4;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "secsz=4096");
-    small_cfg(&c);
-    c.secsz = 4096;
-    c.secs_per_pg = 12;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "secsz=4096");
-    /* namespace larger than the NAND */
-    small_cfg(&c);
-    c.devsz_mb = 9;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "devsz_mb=9");
-    CHECK_STR(err, "8 MiB");
-    small_cfg(&c);
-    c.devsz_mb = 0;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "devsz_mb=0");
-    /* geometry overflow: more NAND pages than 32-bit addresses */
-    small_cfg(&c);
-    c.nchs = 65536;
-    c.luns_per_ch = 65536;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "nchs x luns_per_ch");
-    small_cfg(&c);
-    c.blks_per_pl = UINT32_MAX;
-    c.pgs_per_blk = UINT32_MAX;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    /* thresholds */
-    small_cfg(&c);
-    c.gc_thres_pcent = 0;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "gc_thres_pcent=0");
-    small_cfg(&c);
-    c.gc_thres_pcent = 80;
-    c.gc_thres_pcent_high = 70;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "gc_thres_pcent_high=70");
-    small_cfg(&c);
-    c.gc_thres_pcent_high = 101;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    small_cfg(&c);
-    c.gc_thres_pcent_high = 100; /* leaves no free line for GC */
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    small_cfg(&c);
-    c.gc_policy = (enum ftl_gc_policy)7;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "gc_policy");
-    small_cfg(&c);
-    c.fdp_nruh = 2;
-    c.fdp_nru = 0;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    CHECK_STR(err, "fdp.nru");
-    small_cfg(&c);
-    c.op_pcent = -5;
-    CHECK(refuse(&c, err, sizeof(err)) < 0);
-    /* a NULL error buffer is allowed */
+    /* a NULL error buffer is allowed (op_pcent=-5) */
     CHECK(ftl_config_validate(&c, NULL, 0) < 0);
 }
 

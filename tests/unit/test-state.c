@@ -284,6 +284,28 @@ static void fix_crc(uint8_t *b, size_t n)
 
 static void test_mismatch(void)
 {
+    /* refused with "<name> is <was> in the state file but <now> here" */
+    static const struct {
+        struct cfg_set set;
+        const char *was, *now;
+        const char *name;   /* NULL: the field's */
+    } mismatch[] = {
+        { CFG_SET(nchs, 4), "2", "4" },
+        { CFG_SET(luns_per_ch, 4), "2", "4" },
+        { CFG_SET(pls_per_lun, 2), "1", "2" },
+        { CFG_SET(blks_per_pl, 64), "32", "64" },
+        { CFG_SET(pgs_per_blk, 32), "16", "32" },
+        { CFG_SET(secsz, 4096), "512", "4096" },
+        { CFG_SET(secs_per_pg, 16), "8", "16" },
+        { CFG_SET(devsz_mb, 3), "4", "3" },
+        { CFG_SET(op_pcent, 50), "unset", "50" },
+        { CFG_SET(gc_thres_pcent, 60), "75", "60" },
+        { CFG_SET(gc_thres_pcent_high, 90), "95", "90" },
+        { CFG_SET(gc_policy, FTL_GC_FIFO), "greedy", "fifo" },
+        { CFG_SET(hot_cold_sep, true), "off", "on" },
+        { CFG_SET(gc_own_line, true), "off", "on" },
+        { CFG_SET(fdp_nruh, 2), "0", "2", "fdp.nruh" },
+    };
     struct ftl_config c, d;
     size_t n;
     uint8_t *b;
@@ -303,36 +325,17 @@ static void test_mismatch(void)
     CHECK(f != NULL);
     ftl_free(f);
 
-#define MISMATCH(field, val, msg)                                  \
-    do {                                                           \
-        d = c;                                                     \
-        d.field = val;                                             \
-        expect_refused(&d, b, n, msg, #field);                     \
-    } while (0)
-    MISMATCH(nchs, 4, "nchs is 2 in the state file but 4 here");
-    MISMATCH(luns_per_ch, 4, "luns_per_ch is 2 in the state file but 4 here");
-    MISMATCH(pls_per_lun, 2, "pls_per_lun is 1 in the state file but 2 here");
-    MISMATCH(blks_per_pl, 64, "blks_per_pl is 32 in the state file but 64 "
-             "here");
-    MISMATCH(pgs_per_blk, 32, "pgs_per_blk is 16 in the state file but 32 "
-             "here");
-    MISMATCH(secsz, 4096, "secsz is 512 in the state file but 4096 here");
-    MISMATCH(secs_per_pg, 16, "secs_per_pg is 8 in the state file but 16 "
-             "here");
-    MISMATCH(devsz_mb, 3, "devsz_mb is 4 in the state file but 3 here");
-    MISMATCH(op_pcent, 50, "op_pcent is unset in the state file but 50 here");
-    MISMATCH(gc_thres_pcent, 60, "gc_thres_pcent is 75 in the state file "
-             "but 60 here");
-    MISMATCH(gc_thres_pcent_high, 90, "gc_thres_pcent_high is 95 in the "
-             "state file but 90 here");
-    MISMATCH(gc_policy, FTL_GC_FIFO, "gc_policy is greedy in the state file "
-             "but fifo here");
-    MISMATCH(hot_cold_sep, true, "hot_cold_sep is off in the state file but "
-             "on here");
-    MISMATCH(gc_own_line, true, "gc_own_line is off in the state file but "
-             "on here");
-    MISMATCH(fdp_nruh, 2, "fdp.nruh is 0 in the state file but 2 here");
-#undef MISMATCH
+    for (size_t i = 0; i < sizeof(mismatch) / sizeof(mismatch[0]); i++) {
+        const char *name = mismatch[i].name ? mismatch[i].name
+                                            : mismatch[i].set.name;
+        char msg[128];
+
+        snprintf(msg, sizeof(msg), "%s is %s in the state file but %s here",
+                 name, mismatch[i].was, mismatch[i].now);
+        d = c;
+        cfg_apply(&d, &mismatch[i].set);
+        expect_refused(&d, b, n, msg, mismatch[i].set.name);
+    }
     free(b);
 }
 

@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -146,6 +147,44 @@ static inline void tut04_cfg(struct ftl_config *c, uint32_t nruh)
     geo_cfg(c, 2, 4, 64);
     c->op_pcent = 50;
     c->fdp_nruh = nruh;
+}
+
+/*
+ * One field of a struct ftl_config and a value for it, for tables of
+ * configurations: CFG_SET(nchs, 0) names nchs and sets it to 0.
+ */
+struct cfg_set {
+    const char *name;
+    size_t off, size;   /* size 0: no field */
+    int64_t val;
+};
+
+#define CFG_SET(field, v)                                                \
+    { #field, offsetof(struct ftl_config, field),                        \
+      sizeof(((struct ftl_config *)0)->field), (v) }
+
+static inline void cfg_apply(struct ftl_config *c, const struct cfg_set *s)
+{
+    uint64_t v64 = (uint64_t)s->val;
+    uint32_t v32 = (uint32_t)s->val;
+    uint8_t v8 = (uint8_t)s->val;   /* a bool */
+    char *p = (char *)c + s->off;
+
+    switch (s->size) {
+    case 0:
+        break;
+    case 1:
+        memcpy(p, &v8, 1);
+        break;
+    case 4:
+        memcpy(p, &v32, 4);
+        break;
+    case 8:
+        memcpy(p, &v64, 8);
+        break;
+    default:
+        test_end_case("cfg_apply: a field of an unexpected size", s->name);
+    }
 }
 
 /* The FTL of config c; if it cannot be made, the case ends, failed. */
