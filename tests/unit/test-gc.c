@@ -32,12 +32,26 @@ static struct ftl *four_lines(enum ftl_gc_policy pol, const uint32_t vpc[4],
     return f;
 }
 
+/* n victim picks on a four_lines FTL: how often each line was picked */
+static void pick_victims(struct ftl *f, int n, uint32_t hits[4])
+{
+    memset(hits, 0, 4 * sizeof(hits[0]));
+    for (int i = 0; i < n; i++) {
+        uint32_t v = ftl_gc_pick_victim(f);
+
+        CHECK(v < 4);
+        if (v < 4) {
+            hits[v]++;
+        }
+    }
+}
+
 static void test_policies(void)
 {
     /* line 0 oldest with 34 invalid, line 1 fewest valid (40 invalid) */
     static const uint32_t vpc[4] = { 30, 24, 44, 64 };
     struct ftl *f;
-    uint32_t hits[4] = { 0 };
+    uint32_t hits[4];
 
     f = four_lines(FTL_GC_GREEDY, vpc, 1);
     CHECK_EQ(ftl_gc_pick_victim(f), 1);
@@ -66,13 +80,7 @@ static void test_policies(void)
      * (deterministic seed); line 3 is fully valid, so, as on FEMU's
      * victim queue, it is never a candidate */
     f = four_lines(FTL_GC_RANDOM, vpc, 7);
-    for (int i = 0; i < 3000; i++) {
-        uint32_t v = ftl_gc_pick_victim(f);
-        CHECK(v < 4);
-        if (v < 4) {
-            hits[v]++;
-        }
-    }
+    pick_victims(f, 3000, hits);
     for (int l = 0; l < 3; l++) {
         /* expected 1000 each; +-20% is > 6 standard deviations */
         CHECK(hits[l] > 800 && hits[l] < 1200);
@@ -81,15 +89,8 @@ static void test_policies(void)
     ftl_free(f);
     /* d-choice: best of 4 samples among lines 0..2 -> the emptiest line 1
      * with probability 1 - (2/3)^4 = 80%; the fully valid line 3 never */
-    memset(hits, 0, sizeof(hits));
     f = four_lines(FTL_GC_DCHOICE, vpc, 9);
-    for (int i = 0; i < 4000; i++) {
-        uint32_t v = ftl_gc_pick_victim(f);
-        CHECK(v < 4);
-        if (v < 4) {
-            hits[v]++;
-        }
-    }
+    pick_victims(f, 4000, hits);
     CHECK(hits[1] > 2950 && hits[1] < 3450);
     CHECK_EQ(hits[3], 0);
     ftl_free(f);
