@@ -15,6 +15,8 @@ MODE=${2:-full}
 N=/dev/${C}n1; G=/dev/ng${C#nvme}n1; C=/dev/$C
 echo "### sweep $1 -> $C $N $G mode=$MODE"
 run() { echo "=== $*"; timeout 60 "$@" 2>&1 | head -c 20000; echo "--- rc=${PIPESTATUS[0]}"; }
+# Set Features FID $1 to the value $2, then Get Features of that FID
+setget() { run nvme set-feature $C -f $1 --value=$2; run nvme get-feature $C -f $1; }
 if [ $MODE = full ]; then
 run nvme version
 run nvme help
@@ -84,25 +86,19 @@ run nvme set-feature $C -f 1 --value=0x03020103
 run nvme get-feature $C -f 1 -H
 run nvme set-feature $C -f 2 --value=0
 run nvme set-feature $C -f 2 --value=1
-run nvme set-feature $C -f 4 --value=0x150
-run nvme get-feature $C -f 4
+setget 4 0x150
 run nvme set-feature $C -f 4 --value=0x157
-run nvme set-feature $C -f 5 --value=0x10
-run nvme get-feature $C -f 5
+setget 5 0x10
 run nvme get-feature $C -f 5 -n 1
-run nvme set-feature $C -f 6 --value=0
-run nvme get-feature $C -f 6
+setget 6 0
 run nvme set-feature $C -f 6 --value=1
 run nvme set-feature $C -f 7 --value=0x00030003
-run nvme set-feature $C -f 8 --value=0x0101
-run nvme get-feature $C -f 8
+setget 8 0x0101
 run nvme set-feature $C -f 8 --value=0
 run nvme set-feature $C -f 9 --value=0x10001
-run nvme set-feature $C -f 0xa --value=1
-run nvme get-feature $C -f 0xa
+setget 0xa 1
 run nvme set-feature $C -f 0xa --value=0
-run nvme set-feature $C -f 0xb --value=0x100
-run nvme get-feature $C -f 0xb
+setget 0xb 0x100
 run nvme set-feature $C -f 0xb --value=0
 run nvme set-feature $C -f 1 --value=0 --save
 printf '\x40\x42\x0f\x00\x00\x00\xff\xff' >/tmp/ts.bin
