@@ -65,13 +65,8 @@ void ctrl_enable_sized(Ctrl *c, uint16_t asqs, uint16_t acqs)
      * outstanding AERs */
     c->dbs = c->eis = 0;
     c->naer = 0;
-    a->sq = ring_page(c, 0, 0);
-    a->cq = ring_page(c, 0, 1);
-    qtest_memset(c->qts, a->cq, 0, PAGE);
-    a->phase = 1;
+    queue_init(c, 0, ring_page(c, 0, 0), ring_page(c, 0, 1), asqs, acqs);
     a->live = true;
-    a->sqsize = asqs;
-    a->cqsize = acqs;
     wr32(c, NVME_REG_AQA, (uint32_t)(acqs - 1) << 16 | (asqs - 1));
     wr64(c, NVME_REG_ASQ, a->sq);
     wr64(c, NVME_REG_ACQ, a->cq);
@@ -227,19 +222,47 @@ uint16_t delete_q(Ctrl *c, uint8_t opc, uint16_t qid)
 }
 
 /* I/O queue pair qid with QDEPTH entries, polled (IEN = 0). */
-void setup_io(Ctrl *c, int qid)
+/*
+ * The host's fresh view of queue pair qid: rings at sq and cq (the CQ
+ * page zeroed), sqsize and cqsize entries (0: QDEPTH), phase 1, not yet
+ * created.
+ */
+Queue *queue_init(Ctrl *c, int qid, uint64_t sq, uint64_t cq,
+                  uint16_t sqsize, uint16_t cqsize)
 {
     Queue *q = &c->q[qid];
 
     memset(q, 0, sizeof(*q));
-    q->sq = ring_page(c, qid, 0);
-    q->cq = ring_page(c, qid, 1);
-    qtest_memset(c->qts, q->cq, 0, PAGE);
+    q->sq = sq;
+    q->cq = cq;
+    q->sqsize = sqsize;
+    q->cqsize = cqsize;
     q->phase = 1;
+    qtest_memset(c->qts, cq, 0, PAGE);
+    return q;
+}
+
+/* Create I/O CQ qid (cq_flags: bit 0 physically contiguous, bit 1
+ * interrupts on; vector iv) and SQ qid on it, as c->q[qid] says. */
+void create_io_pair(Ctrl *c, int qid, uint16_t cq_flags, uint16_t iv)
+{
+    Queue *q = &c->q[qid];
+
+    g_assert_cmphex(create_cq(c, qid, q->cqsize ? q->cqsize : QDEPTH,
+                              cq_flags, iv, q->cq), ==, NVME_SUCCESS);
+    g_assert_cmphex(create_sq(c, qid, q->sqsize ? q->sqsize : QDEPTH, qid,
+                              q->sq), ==, NVME_SUCCESS);
+}
+
+/* I/O queue pair qid of QDEPTH entries on its ring pages, created */
+void setup_io(Ctrl *c, int qid)
+{
+    Queue *q = queue_init(c, qid, ring_page(c, qid, 0), ring_page(c, qid, 1),
+                          0, 0);
+
     shadow_db(c, qid, 0, 0);
     shadow_db(c, qid, 1, 0);
-    g_assert_cmphex(create_cq(c, qid, QDEPTH, 1, 0, q->cq), ==, NVME_SUCCESS);
-    g_assert_cmphex(create_sq(c, qid, QDEPTH, qid, q->sq), ==, NVME_SUCCESS);
+    create_io_pair(c, qid, 1, 0);
     q->live = true;
 }
 

@@ -84,6 +84,9 @@ uint16_t create_cq(Ctrl *c, uint16_t qid, uint16_t qsize, uint16_t flags,
 uint16_t create_sq(Ctrl *c, uint16_t qid, uint16_t qsize, uint16_t cqid,
                    uint64_t addr);
 uint16_t delete_q(Ctrl *c, uint8_t opc, uint16_t qid);
+Queue *queue_init(Ctrl *c, int qid, uint64_t sq, uint64_t cq,
+                  uint16_t sqsize, uint16_t cqsize);
+void create_io_pair(Ctrl *c, int qid, uint16_t cq_flags, uint16_t iv);
 void setup_io(Ctrl *c, int qid);
 uint16_t rw(Ctrl *c, uint8_t opc, uint64_t slba, uint16_t nlb,
             uint64_t prp1, uint64_t prp2);

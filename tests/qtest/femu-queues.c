@@ -276,19 +276,11 @@ void test_doorbell_values(void)
     }
     /* a full SQ is fine: tail one behind the head */
     {
-        Queue *q2 = &c->q[2];
         uint64_t sq = guest_alloc(&c->qs->alloc, PAGE);
         uint64_t cq = guest_alloc(&c->qs->alloc, PAGE);
 
-        memset(q2, 0, sizeof(*q2));
-        q2->sq = sq;
-        q2->cq = cq;
-        q2->sqsize = 4;
-        q2->cqsize = 8;
-        q2->phase = 1;
-        qtest_memset(c->qts, cq, 0, PAGE);
-        g_assert_cmphex(create_cq(c, 2, 8, 1, 0, cq), ==, NVME_SUCCESS);
-        g_assert_cmphex(create_sq(c, 2, 4, 2, sq), ==, NVME_SUCCESS);
+        queue_init(c, 2, sq, cq, 4, 8);
+        create_io_pair(c, 2, 1, 0);
         qpci_config_writew(c->dev, PCI_COMMAND, pcmd & ~PCI_COMMAND_MASTER);
         for (int i = 0; i < 3; i++) {
             NvmeCmd cmd = mk(NVME_CMD_FLUSH, 1, 0, 0);
@@ -476,20 +468,14 @@ void test_dbbuf(void)
 void test_cq_full(void)
 {
     Ctrl *c = ctrl_start("");
-    Queue *q = &c->q[2];
+    uint64_t sq = guest_alloc(&c->qs->alloc, PAGE);
+    uint64_t cq = guest_alloc(&c->qs->alloc, PAGE);
+    Queue *q = queue_init(c, 2, sq, cq, QDEPTH, 4);
     NvmeCqe cqe[4];
     int posted = 0;
     uint16_t first;
 
-    memset(q, 0, sizeof(*q));
-    q->sq = guest_alloc(&c->qs->alloc, PAGE);
-    q->cq = guest_alloc(&c->qs->alloc, PAGE);
-    q->sqsize = QDEPTH;
-    q->cqsize = 4;
-    q->phase = 1;
-    qtest_memset(c->qts, q->cq, 0, PAGE);
-    g_assert_cmphex(create_cq(c, 2, 4, 1, 0, q->cq), ==, NVME_SUCCESS);
-    g_assert_cmphex(create_sq(c, 2, QDEPTH, 2, q->sq), ==, NVME_SUCCESS);
+    create_io_pair(c, 2, 1, 0);
     first = c->cid + 1;
     for (int i = 0; i < 20; i++) {
         NvmeCmd cmd = mk(NVME_CMD_FLUSH, 1, 0, 0);
@@ -630,16 +616,9 @@ void test_cq_park(void)
 
             dbbuf_on(c, shadow);
         }
-        q2 = &c->q[2];
-        memset(q2, 0, sizeof(*q2));
-        q2->sq = ring_page(c, 2, 0);
-        q2->cq = ring_page(c, 2, 1);
-        q2->sqsize = QDEPTH;
-        q2->cqsize = 2;
-        q2->phase = 1;
-        qtest_memset(c->qts, q2->cq, 0, PAGE);
-        g_assert_cmphex(create_cq(c, 2, 2, 1, 0, q2->cq), ==, NVME_SUCCESS);
-        g_assert_cmphex(create_sq(c, 2, QDEPTH, 2, q2->sq), ==, NVME_SUCCESS);
+        q2 = queue_init(c, 2, ring_page(c, 2, 0), ring_page(c, 2, 1), QDEPTH,
+                        2);
+        create_io_pair(c, 2, 1, 0);
         if (nsq == 2) {
             c->q[1].sq = ring_page(c, 1, 0);
             c->q[1].sqsize = QDEPTH;
@@ -729,13 +708,8 @@ void test_msix_self(void)
                        off + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
     }
     /* I/O queue pair 2, interrupts enabled on vector 1 */
-    memset(q, 0, sizeof(*q));
-    q->sq = ring_page(c, 2, 0);
-    q->cq = ring_page(c, 2, 1);
-    q->phase = 1;
-    qtest_memset(c->qts, q->cq, 0, PAGE);
-    g_assert_cmphex(create_cq(c, 2, QDEPTH, 3, 1, q->cq), ==, NVME_SUCCESS);
-    g_assert_cmphex(create_sq(c, 2, QDEPTH, 2, q->sq), ==, NVME_SUCCESS);
+    queue_init(c, 2, ring_page(c, 2, 0), ring_page(c, 2, 1), 0, 0);
+    create_io_pair(c, 2, 3, 1);
     q->live = true;
     memset(out, 0x5a, sizeof(out));
     qtest_memwrite(c->qts, c->buf, out, sizeof(out));
@@ -759,6 +733,18 @@ void test_msix_self(void)
     g_assert_cmphex(delete_q(c, NVME_ADM_CMD_DELETE_CQ, 2), ==,
                     NVME_SUCCESS);
     ctrl_stop(c);
+}
+
+/* With bus mastering off: a controller reset (CC.EN 0) that must finish,
+ * then the PCI command register back to pcmd, the controller enabled
+ * again and the I/O queue pair IOQ set up. */
+static void reset_with_bus_master_off(Ctrl *c, uint16_t pcmd)
+{
+    wr32(c, NVME_REG_CC, 0);
+    g_assert(wait_csts(c, 1, 0));
+    qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
+    ctrl_enable(c);
+    setup_io(c, IOQ);
 }
 
 /*
@@ -806,11 +792,7 @@ void test_bus_master_reset(void)
         /* let the poller meet the unreachable ring (and the due writes) */
         g_usleep((round + 1) * 1000);
         /* the reset must return; nothing was posted meanwhile */
-        wr32(c, NVME_REG_CC, 0);
-        g_assert(wait_csts(c, 1, 0));
-        qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
-        ctrl_enable(c);
-        setup_io(c, IOQ);
+        reset_with_bus_master_off(c, pcmd);
         health(c);
     }
     for (int round = 0; round < 12; round++) {
@@ -823,11 +805,7 @@ void test_bus_master_reset(void)
         }
         g_usleep(round * 300);
         qpci_config_writew(c->dev, PCI_COMMAND, pcmd & ~PCI_COMMAND_MASTER);
-        wr32(c, NVME_REG_CC, 0);
-        g_assert(wait_csts(c, 1, 0));
-        qpci_config_writew(c->dev, PCI_COMMAND, pcmd);
-        ctrl_enable(c);
-        setup_io(c, IOQ);
+        reset_with_bus_master_off(c, pcmd);
     }
     ctrl_stop(c);
 }
