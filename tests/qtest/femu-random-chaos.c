@@ -213,6 +213,36 @@ static void fz_resync(Fz *f)
     f->sq_size[IOQ] = f->cq_size[IOQ] = QDEPTH;
 }
 
+/*
+ * The completions of the k commands first .. first + k - 1 submitted on
+ * qid, in any order: each once, none missing (what names the batch in a
+ * failure).
+ */
+static void fz_reap_batch(Fz *f, int qid, uint16_t first, int k,
+                          const char *what)
+{
+    uint64_t seen = 0;
+
+    for (int i = 0; i < k; i++) {
+        NvmeCqe cqe;
+        uint16_t d;
+
+        if (!reap(f->c, qid, &cqe, TIMEOUT_US)) {
+            fz_fail(f, "%s: %d of %d commands never completed", what, k - i,
+                    k);
+        }
+        d = le16_to_cpu(cqe.cid) - first;
+        if (d >= k || (seen >> d & 1)) {
+            fz_fail(f, "%s: unexpected cid %u (batch %u..%u, SQ %u, SQ head "
+                    "%u, status 0x%x)", what, le16_to_cpu(cqe.cid), first,
+                    first + k - 1, le16_to_cpu(cqe.sq_id),
+                    le16_to_cpu(cqe.sq_head), le16_to_cpu(cqe.status) >> 1);
+        }
+        seen |= 1ull << d;
+        f->cmds++;
+    }
+}
+
 static void fz_delete(Fz *f, bool cq, uint16_t qid)
 {
     NvmeCmd cmd = mk(cq ? NVME_ADM_CMD_DELETE_CQ : NVME_ADM_CMD_DELETE_SQ,
@@ -636,13 +666,7 @@ static void fz_churn(Fz *f)
     NvmeCmd cmd;
 
     fz_free_qid(f, 2);
-    memset(q, 0, sizeof(*q));
-    q->sq = ring_page(c, 2, 0);
-    q->cq = ring_page(c, 2, 1);
-    q->sqsize = sqsize;
-    q->cqsize = cqsize;
-    q->phase = 1;
-    qtest_memset(c->qts, q->cq, 0, PAGE);
+    queue_init(c, 2, ring_page(c, 2, 0), ring_page(c, 2, 1), sqsize, cqsize);
     shadow_db(c, 2, 0, 0);
     shadow_db(c, 2, 1, 0);
     cmd = mk(NVME_ADM_CMD_CREATE_CQ, 0, q->cq, 0);
@@ -667,7 +691,6 @@ static void fz_churn(Fz *f)
     for (int b = 0; b < batches; b++) {
         int k = rr(1, sqsize);
         uint16_t first = c->cid + 1;
-        uint64_t seen = 0;
         bool last = b == batches - 1;
 
         for (int i = 0; i < k; i++) {
@@ -685,22 +708,7 @@ static void fz_churn(Fz *f)
             fz_delete(f, true, 2);
             return;
         }
-        for (int i = 0; i < k; i++) {
-            NvmeCqe cqe;
-            uint16_t d;
-
-            if (!reap(c, 2, &cqe, TIMEOUT_US)) {
-                fz_fail(f, "queue 2: %d of %d commands never completed",
-                        k - i, k);
-            }
-            d = le16_to_cpu(cqe.cid) - first;
-            if (d >= k || (seen >> d & 1)) {
-                fz_fail(f, "queue 2: unexpected cid %u",
-                        le16_to_cpu(cqe.cid));
-            }
-            seen |= 1ull << d;
-            f->cmds++;
-        }
+        fz_reap_batch(f, 2, first, k, "queue 2");
     }
     fz_delete(f, false, 2);
     fz_delete(f, true, 2);
@@ -746,11 +754,7 @@ static void fz_shared_cq(Fz *f)
     for (int q = 1; q <= nsq; q++) {
         fz_free_qid(f, q);
     }
-    memset(cq, 0, sizeof(*cq));
-    cq->cq = ring_page(c, 2, 1);
-    cq->cqsize = cqsize;
-    cq->phase = 1;
-    qtest_memset(c->qts, cq->cq, 0, PAGE);
+    queue_init(c, 2, 0, ring_page(c, 2, 1), 0, cqsize);
     shadow_db(c, 2, 1, 0);
     cmd = mk(NVME_ADM_CMD_CREATE_CQ, 0, cq->cq, 0);
     cmd.cdw10 = cpu_to_le32((cqsize - 1) << 16 | 2);
@@ -915,7 +919,6 @@ static void fz_bus_master_pause(Fz *f)
     uint16_t pcmd = qpci_config_readw(c->dev, PCI_COMMAND);
     int k = rr(1, 9);
     uint16_t first;
-    uint64_t seen = 0;
     NvmeCqe cqe;
 
     fz_ensure_ioq(f);
@@ -931,21 +934,7 @@ static void fz_bus_master_pause(Fz *f)
                 le16_to_cpu(cqe.cid));
     }
     qpci_config_writew(c->dev, PCI_COMMAND, pcmd | PCI_COMMAND_MASTER);
-    for (int i = 0; i < k; i++) {
-        uint16_t d;
-
-        if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
-            fz_fail(f, "bus mastering on again: %d of %d queued commands "
-                    "never completed", k - i, k);
-        }
-        d = le16_to_cpu(cqe.cid) - first;
-        if (d >= k || (seen >> d & 1)) {
-            fz_fail(f, "bus mastering on again: unexpected cid %u",
-                    le16_to_cpu(cqe.cid));
-        }
-        seen |= 1ull << d;
-        f->cmds++;
-    }
+    fz_reap_batch(f, IOQ, first, k, "bus mastering on again");
 }
 
 /* Doorbell Buffer Config with good and bad pages (Base 2.0, 5.8). */
@@ -1154,30 +1143,12 @@ static void fz_step_io(Fz *f)
         /* a batch, completed in any order */
         int k = rr(2, QDEPTH);
         uint16_t first = c->cid + 1;
-        uint64_t seen = 0;
+
         for (int i = 0; i < k; i++) {
             fz_io_cmd(f, &cmd);
             submit(c, IOQ, &cmd);
         }
-        for (int i = 0; i < k; i++) {
-            NvmeCqe cqe;
-            uint16_t d;
-            if (!reap(c, IOQ, &cqe, TIMEOUT_US)) {
-                fz_fail(f, "I/O batch: %d of %d never completed",
-                        k - i, k);
-            }
-            d = le16_to_cpu(cqe.cid) - first;
-            if (d >= k || (seen >> d & 1)) {
-                fz_fail(f, "I/O batch: unexpected cid %u (batch "
-                        "%u..%u, SQ %u, SQ head %u, status 0x%x)",
-                        le16_to_cpu(cqe.cid), first, first + k - 1,
-                        le16_to_cpu(cqe.sq_id),
-                        le16_to_cpu(cqe.sq_head),
-                        le16_to_cpu(cqe.status) >> 1);
-            }
-            seen |= 1ull << d;
-            f->cmds++;
-        }
+        fz_reap_batch(f, IOQ, first, k, "I/O batch");
     }
 }
 
