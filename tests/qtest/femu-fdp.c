@@ -116,6 +116,23 @@ static uint16_t fdp_feat(Ctrl *c, uint8_t opc, uint32_t nsid, uint32_t dw10,
     return run(c, 0, &cmd, dw0);
 }
 
+/*
+ * Get Features FDP Events (1Eh) of namespace 1, CDW11 = NOET << 16 |
+ * handle: DW0 says n descriptors; the 2 n bytes of them are read into b,
+ * and the next 2 n bytes of the buffer are as fdp_mark left them.
+ */
+static void fdp_get_events(Ctrl *c, uint32_t dw11, uint32_t n, uint8_t *b)
+{
+    uint32_t dw0;
+
+    fdp_mark(c);
+    g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 1, NVME_FDP_EVENTS,
+                             dw11, 0, &dw0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(dw0, ==, n);
+    fdp_read(c, b, 4 * n);
+    g_assert(fdp_all(b + 2 * n, 2 * n, 0xa5));
+}
+
 /* The host events log (23h, LSP 1): count and events into ev. */
 static uint32_t fdp_events(Ctrl *c, uint8_t *ev, size_t evlen)
 {
@@ -383,21 +400,11 @@ void test_fdp_logs(void)
 
     /* 1Eh FDP events of placement handle 0: NOET descriptors of 2 bytes
      * (type, bit 0 enabled), DW0 = descriptors returned */
-    fdp_mark(c);
-    g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 1, NVME_FDP_EVENTS,
-                             8 << 16 | 0, 0, &dw0), ==, NVME_SUCCESS);
-    g_assert_cmpuint(dw0, ==, 2);
-    fdp_read(c, b, 8);
+    fdp_get_events(c, 8 << 16 | 0, 2, b);
     g_assert_cmphex(ldl_le_p(b), ==, 0x01030100);
-    g_assert(fdp_all(b + 4, 4, 0xa5));
     /* NOET 1: one descriptor */
-    fdp_mark(c);
-    g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 1, NVME_FDP_EVENTS,
-                             1 << 16 | 3, 0, &dw0), ==, NVME_SUCCESS);
-    g_assert_cmpuint(dw0, ==, 1);
-    fdp_read(c, b, 4);
+    fdp_get_events(c, 1 << 16 | 3, 1, b);
     g_assert_cmphex(lduw_le_p(b), ==, 0x0100);
-    g_assert(fdp_all(b + 2, 2, 0xa5));
     /* handle 4, NOET 0, namespace 2: refused */
     g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 1, NVME_FDP_EVENTS,
                              2 << 16 | 4, 0, &dw0), ==, NVME_INVALID_FIELD);
