@@ -11,6 +11,19 @@ need_runner() {
         { echo "FAIL: $QEMU has no femu device"; exit 1; }
 }
 
+# wait_line PATTERN FILE PID TENTHS: wait until FILE has a line that
+# matches PATTERN (true) or process PID is gone or TENTHS tenths of a
+# second have passed (false unless the line came at the last moment)
+wait_line() {
+    local i
+    for i in $(seq "$4"); do
+        grep -q "$1" "$2" && return 0
+        kill -0 "$3" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -q "$1" "$2"
+}
+
 # femu_guest SCRIPT [RUNNER/QEMU ARGS...]: run common.sh + SCRIPT in the
 # guest; the job's status is the guest checks' result.  The runner exits
 # with the job's status, and non-zero when QEMU itself did not exit 0.

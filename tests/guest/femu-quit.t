@@ -27,18 +27,15 @@ QUIT_LIMIT=60
 # run_boot HOW: boot, wait for the guest's "quit now", quit QEMU by HOW
 # (monitor|sigterm), check how QEMU exited
 run_boot() {
-    local how=$1 out=$T/$1.out err=$T/$1.err pid t0 t1 i
+    local how=$1 out=$T/$1.out err=$T/$1.err pid t0 t1
     femu_guest quit.sh --timeout 600 \
         -monitor unix:$T/mon.sock,server=on,wait=off -pidfile $T/qemu.pid \
         -device femu,serial=slow0,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,pg_wr_lat=50000000,pg_rd_lat=50000000 \
         -device femu,serial=fast0,femu_mode=2,devsz_mb=64 \
         >"$out" 2>"$err" &
     pid=$!
-    for i in $(seq 5400); do    # 540 s: boot under a loaded TCG host
-        grep -q '^femu-quit: quit now' "$out" && break
-        kill -0 $pid 2>/dev/null || break
-        sleep 0.1
-    done
+    # 540 s: boot under a loaded TCG host
+    wait_line '^femu-quit: quit now' "$out" $pid 5400
     cat "$out"
     if ! grep -q '^femu-quit: quit now' "$out"; then
         fail "$how: the guest never started its I/O"

@@ -27,12 +27,8 @@ echo "femu-sim precondition: C0h $expect"
 femu_guest state-sim.sh --timeout 300 --env "EXPECT=$expect" -pidfile "$T/qemu.pid" \
     -device femu,serial=st0,$G,state=$T/aged.femu >"$T/out" 2>"$T/err" &
 pid=$!
-for i in $(seq 3000); do    # 300 s: boot under a loaded TCG host
-    grep -q '^kill me now' "$T/out" && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.1
-done
-grep -q '^kill me now' "$T/out" && kill -KILL "$(cat "$T/qemu.pid")"
+# 300 s: boot under a loaded TCG host
+wait_line '^kill me now' "$T/out" $pid 3000 && kill -KILL "$(cat "$T/qemu.pid")"
 wait $pid
 cat "$T/out"
 grep -q '^guest checks' "$T/out" && fail "the guest finished: QEMU was not killed during its writes"
