@@ -13,7 +13,9 @@ for i in $(seq 200); do
     [ "$2" -ge 8 ] && break
     sleep 0.1
 done
-echo "in flight on $slow (reads writes): $(cat /sys/block/$slow/inflight)"
+# the sample the loop stopped on: a second read could come after the
+# queue drained for a moment and show 0 though writes were in flight
+echo "in flight on $slow (reads writes): $1 $2"
 for ns in /dev/nvme*n1; do
     b=${ns##*/}
     echo "$b: $(awk '{print $5}' /sys/block/$b/stat) writes completed"
