@@ -40,6 +40,9 @@
 #   --check      start QEMU paused (-S) with the same devices and quit at
 #                once: validates the device options (and the image), boots
 #                nothing; exit status 0 when QEMU accepted everything
+#   --print-accel  print the accelerator ACCEL picks here (kvm or tcg; auto
+#                probes as above) and exit; needs no OSIMGF.  For a QEMU
+#                command line of your own: -accel $(... --print-accel)
 # Everything else goes to QEMU unchanged (e.g. -device ..., -trace ...).
 set -euo pipefail
 
@@ -51,6 +54,7 @@ MODE=run
 case ${1:-} in
 --dry-run) MODE=dry; shift ;;
 --check) MODE=check; shift ;;
+--print-accel) MODE=accel; shift ;;
 -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 
@@ -58,10 +62,12 @@ QEMU=${QEMU:-$REPO/build-femu/qemu-system-x86_64}
 SSH_PORT=${SSH_PORT:-8080}
 MEM=${MEM:-4G} SMP=${SMP:-4} ACCEL=${ACCEL:-auto} FEMU_OPTS=${FEMU_OPTS:-}
 FEMU_SUBSYS=${FEMU_SUBSYS:-}
-[ -n "${OSIMGF:-}" ] || die "set OSIMGF to your guest OS image (docs/before-you-start.md)"
-[ -f "$OSIMGF" ] || die "OSIMGF=$OSIMGF: no such file"
-case $OSIMGF in *.qcow2) fmt=qcow2 ;; *) fmt=raw ;; esac
-OSIMGFMT=${OSIMGFMT:-$fmt}
+if [ "$MODE" != accel ]; then
+    [ -n "${OSIMGF:-}" ] || die "set OSIMGF to your guest OS image (docs/before-you-start.md)"
+    [ -f "$OSIMGF" ] || die "OSIMGF=$OSIMGF: no such file"
+    case $OSIMGF in *.qcow2) fmt=qcow2 ;; *) fmt=raw ;; esac
+    OSIMGFMT=${OSIMGFMT:-$fmt}
+fi
 [ "$MODE" = dry ] || [ -x "$QEMU" ] || die "$QEMU not built (run make, see README.md)"
 case $SSH_PORT in ''|*[!0-9]*) die "SSH_PORT=$SSH_PORT: not a port number" ;; esac
 
@@ -86,9 +92,10 @@ kvm_usable() {
     [ "$(cat "$f")" = ok ]
 }
 if [ "$ACCEL" = auto ]; then
-    if [ "$MODE" = run ] && kvm_usable; then ACCEL=kvm; else ACCEL=tcg; fi
+    if [[ $MODE = @(run|accel) ]] && kvm_usable; then ACCEL=kvm; else ACCEL=tcg; fi
 fi
 case $ACCEL in kvm) CPU=host ;; tcg) CPU=max ;; *) die "ACCEL=$ACCEL: use auto, kvm or tcg" ;; esac
+[ "$MODE" = accel ] && { echo "$ACCEL"; exit 0; }
 
 SSD=femu_mode=1,devsz_mb=12288
 SSD+=,nchs=8,luns_per_ch=8,pls_per_lun=1,blks_per_pl=256,pgs_per_blk=256

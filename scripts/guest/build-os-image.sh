@@ -1,27 +1,39 @@
 #!/bin/bash
 # build-os-image.sh: build a small bootable Debian OS image for
-# scripts/run-blackbox.sh (the "your own OS image" of docs/quick-start.md),
+# scripts/run-blackbox.sh (the "your own OS image" of docs/quick-start.md)
+# and for tutorial 01's own QEMU command line (virtio-scsi, format=qcow2),
 # from Debian's archive with debootstrap: a kernel, systemd, openssh-server,
 # nvme-cli, fio, python3, sudo, DHCP on the virtio NIC (systemd-networkd),
 # a serial console on ttyS0, and a user femu (password femu, passwordless
 # sudo, and an SSH key made for this image).
 #
 #   scripts/guest/build-os-image.sh [--suite bookworm|trixie] [--size 4G]
-#                                   [--force] [--print-env]
+#                                   [--force] [--print-env] [--cached]
 #
 # Result (cached; reused unless --force):
-#   ~/.cache/femu/os-image/SUITE/disk.raw   raw disk, MBR, one ext4 partition,
-#                                           extlinux boot loader (sparse file)
+#   ~/.cache/femu/os-image/SUITE/disk.qcow2 qcow2 disk, MBR, one ext4
+#                                           partition, extlinux boot loader;
+#                                           the root file system is found by
+#                                           its UUID (kernel command line and
+#                                           fstab), so the image boots from a
+#                                           virtio disk (/dev/vda) and from a
+#                                           virtio-scsi one (/dev/sda) alike
 #   ~/.cache/femu/os-image/SUITE/id_ed25519 the SSH key of user femu
-#   ~/.cache/femu/os-image/SUITE/env        OSIMGF, GUEST_USER and SSH_OPTS
-#                                           for run-blackbox.sh and
-#                                           run-guest-ssh.sh: ". .../env"
+#   ~/.cache/femu/os-image/SUITE/env        OSIMGF, OSIMGFMT, GUEST_USER and
+#                                           SSH_OPTS for run-blackbox.sh,
+#                                           run-guest-ssh.sh and tutorial
+#                                           01's command line: ". .../env"
 # --print-env prints that env file's path (building the image if needed).
+# --cached exits 0 when a current image is cached, else says why and exits
+# 1.  An image made by an older version of this script (a raw disk.raw
+# whose root was /dev/vda1: it cannot boot from virtio-scsi) is not
+# current: without --cached it is rebuilt (as root) or refused.
 #
 # Needs root (debootstrap, a loop mount to install the boot loader) and the
-# host packages debootstrap, extlinux, syslinux-common, fdisk (installed
-# with apt-get when missing).  The mirror is this machine's own apt mirror
-# (/etc/apt/sources.list.d/*.sources URIs:, else /etc/apt/sources.list),
+# host packages debootstrap, extlinux, syslinux-common, fdisk, qemu-utils
+# (installed with apt-get when missing).  The mirror is this machine's own
+# apt mirror (/etc/apt/sources.list.d/*.sources URIs:, else
+# /etc/apt/sources.list),
 # or FEMU_DEBIAN_MIRROR.  Takes a few minutes and about 1 GiB of disk (see
 # docs/quick-start.md for the time measured here).
 #
@@ -32,7 +44,10 @@
 set -euo pipefail
 ME=build-os-image
 CACHE=${FEMU_CACHE_DIR:-$HOME/.cache/femu}
-SUITE=bookworm SIZE=4G FORCE=0 PRINT=0
+SUITE=bookworm SIZE=4G FORCE=0 PRINT=0 CACHED=0
+# the image layout this script makes; "complete" records it, and a cached
+# image without it (or older) is rebuilt
+LAYOUT=2
 die() { echo "$ME: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
     case $1 in
@@ -40,6 +55,7 @@ while [ $# -gt 0 ]; do
     --size) [ $# -ge 2 ] || die "--size needs a value"; SIZE=$2; shift 2 ;;
     --force) FORCE=1; shift ;;
     --print-env) PRINT=1; shift ;;
+    --cached) CACHED=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option $1 (--help)" ;;
     esac
@@ -47,11 +63,25 @@ done
 case $SUITE in bookworm|trixie) ;; *) die "--suite must be bookworm or trixie" ;; esac
 [[ $SIZE =~ ^[0-9]+[MG]$ ]] || die "--size must be like 4G or 3000M"
 D=$CACHE/os-image/$SUITE
-if [ "$FORCE" = 0 ] && [ -f "$D/complete" ]; then
-    [ "$PRINT" = 1 ] && echo "$D/env" || echo "$ME: cached: $D/disk.raw (--force rebuilds)" >&2
+# why the cache cannot be used as it is ("" when it can)
+stale() {
+    if [ ! -f "$D/complete" ]; then
+        echo "no $SUITE image in $D"
+    elif ! grep -qx "layout $LAYOUT" "$D/complete" || [ ! -f "$D/disk.qcow2" ]; then
+        echo "$D holds an image made by an older build-os-image.sh (raw, root=/dev/vda1: it cannot boot from virtio-scsi)"
+    fi
+}
+why=$(stale)
+if [ "$CACHED" = 1 ]; then
+    [ -z "$why" ] || { echo "$ME: $why" >&2; exit 1; }
     exit 0
 fi
-[ "$(id -u)" = 0 ] || die "needs root (debootstrap, loop mount)"
+if [ "$FORCE" = 0 ] && [ -z "$why" ]; then
+    [ "$PRINT" = 1 ] && echo "$D/env" || echo "$ME: cached: $D/disk.qcow2 (--force rebuilds)" >&2
+    exit 0
+fi
+[ "$(id -u)" = 0 ] || die "${why:+$why; }building needs root (debootstrap, loop mount)"
+[ "$FORCE" = 1 ] || [ ! -f "$D/complete" ] || echo "$ME: $why: rebuilding it" >&2
 
 # The mirror comes from this machine's apt configuration (configure's
 # femu_mirror); the repository never names a host.
@@ -59,7 +89,8 @@ fi
 # host tools (installed with apt-get when missing)
 femu_need 'cmd:debootstrap|debootstrap' 'cmd:extlinux|extlinux' \
     'file:/usr/lib/syslinux/mbr/mbr.bin|syslinux-common' 'cmd:sfdisk|fdisk' \
-    'cmd:ssh-keygen|openssh-client' 'cmd:mke2fs|e2fsprogs' 'cmd:mount|mount'
+    'cmd:ssh-keygen|openssh-client' 'cmd:mke2fs|e2fsprogs' 'cmd:mount|mount' \
+    'cmd:qemu-img|qemu-utils'
 MIRROR=$(femu_mirror)
 
 mkdir -p "$D"
@@ -85,9 +116,12 @@ debootstrap --variant=minbase --include="$PKGS" "$SUITE" "$W/root" "$MIRROR" \
     >"$D/debootstrap.log" 2>&1 || { tail -20 "$D/debootstrap.log" >&2; die "debootstrap failed (log: $D/debootstrap.log)"; }
 
 R=$W/root
+# the root file system by UUID, not by device name: /dev/vda1 on a virtio
+# disk is /dev/sda1 on virtio-scsi
+uuid=$(cat /proc/sys/kernel/random/uuid)
 echo femu-guest >"$R/etc/hostname"
 printf '127.0.0.1 localhost\n127.0.1.1 femu-guest\n' >"$R/etc/hosts"
-echo '/dev/vda1 / ext4 defaults,errors=remount-ro 0 1' >"$R/etc/fstab"
+echo "UUID=$uuid / ext4 defaults,errors=remount-ro 0 1" >"$R/etc/fstab"
 # DHCP on whatever the virtio NIC is called (QEMU's user network answers)
 mkdir -p "$R/etc/systemd/network"
 printf '[Match]\nName=en* eth*\n\n[Network]\nDHCP=yes\n' >"$R/etc/systemd/network/20-dhcp.network"
@@ -109,6 +143,14 @@ chroot "$R" apt-get clean
 
 kver=$(ls "$R/boot" | sed -n 's/^vmlinuz-//p' | sort -V | tail -1)
 [ -n "$kver" ] && [ -f "$R/boot/initrd.img-$kver" ] || die "no kernel or initrd in the image's /boot"
+# the initramfs must find the root disk on either bus (Debian's default
+# MODULES=most takes the SCSI and virtio drivers; check, not assume: each
+# must be in the initramfs or built into the kernel)
+ko() { sed -En 's|.*/([-a-z0-9_]+)\.ko(\.[a-z]+)?$|\1|p'; }
+mods=$( { chroot "$R" lsinitramfs "/boot/initrd.img-$kver"; cat "$R/lib/modules/$kver/modules.builtin"; } | ko)
+for m in virtio_scsi sd_mod virtio_blk; do
+    grep -qx "$m" <<<"$mods" || die "the initramfs of $kver has no $m module (the image could not find its root disk)"
+done
 mkdir -p "$R/boot/extlinux"
 cat >"$R/boot/extlinux/extlinux.conf" <<EOF
 DEFAULT debian
@@ -117,33 +159,41 @@ TIMEOUT 0
 LABEL debian
     LINUX /boot/vmlinuz-$kver
     INITRD /boot/initrd.img-$kver
-    APPEND root=/dev/vda1 rw console=tty0 console=ttyS0,115200 no_timer_check
+    APPEND root=UUID=$uuid rw console=tty0 console=ttyS0,115200 no_timer_check
 EOF
 
-echo "$ME: making $D/disk.raw ($SIZE)" >&2
+echo "$ME: making $D/disk.qcow2 ($SIZE)" >&2
 img=$D/disk.raw.tmp
-rm -f "$img"
+# an older layout's files go
+rm -f "$img" "$D/disk.raw" "$D/disk.qcow2"
 truncate -s "$SIZE" "$img"
 # one bootable Linux partition from 1 MiB to the end
 echo 'start=2048, type=83, bootable' | sfdisk -q "$img" >/dev/null
 bytes=$(stat -c %s "$img")
 # the file system is made straight from the directory (mke2fs -d), at the
 # partition's offset; no 64bit feature: extlinux does not boot from it
-mke2fs -q -t ext4 -O ^64bit -L femu-root -E offset=1048576 -d "$R" "$img" \
+mke2fs -q -t ext4 -O ^64bit -L femu-root -U "$uuid" -E offset=1048576 -d "$R" "$img" \
     $(( (bytes - 1048576) / 1024 ))k
 mount -o loop,offset=1048576 "$img" "$MNT" || die "cannot loop-mount the new image (needed for extlinux)"
 extlinux --install "$MNT/boot/extlinux" >/dev/null 2>&1 || die "extlinux --install failed"
 umount "$MNT"
 dd if=/usr/lib/syslinux/mbr/mbr.bin of="$img" bs=440 count=1 conv=notrunc status=none
-mv "$img" "$D/disk.raw"
+# qcow2 for tutorial 01's -drive ...,format=qcow2 (run-blackbox.sh takes
+# it too); the raw file is only the loop-mountable stage
+qemu-img convert -f raw -O qcow2 "$img" "$D/disk.qcow2.tmp"
+rm -f "$img"
+mv "$D/disk.qcow2.tmp" "$D/disk.qcow2"
 rm -rf "$W"
 cat >"$D/env" <<EOF
-# source this for scripts/run-blackbox.sh and scripts/run-guest-ssh.sh
-export OSIMGF=$D/disk.raw
+# source this for scripts/run-blackbox.sh, scripts/run-guest-ssh.sh and
+# tutorial 01's QEMU command line
+export OSIMGF=$D/disk.qcow2
+export OSIMGFMT=qcow2
 export GUEST_USER=femu
 export SSH_OPTS="-i $D/id_ed25519 -o IdentitiesOnly=yes"
 EOF
-echo "$SUITE kernel $kver built in $(( SECONDS - t0 )) s" >"$D/complete"
-echo "$ME: done in $(( SECONDS - t0 )) s: $D/disk.raw ($(du -h "$D/disk.raw" | cut -f1) used of $SIZE); . $D/env" >&2
+printf '%s kernel %s built in %s s, root UUID=%s\nlayout %s\n' \
+    "$SUITE" "$kver" $(( SECONDS - t0 )) "$uuid" "$LAYOUT" >"$D/complete"
+echo "$ME: done in $(( SECONDS - t0 )) s: $D/disk.qcow2 ($(du -h "$D/disk.qcow2" | cut -f1) of $SIZE); . $D/env" >&2
 [ "$PRINT" = 1 ] && echo "$D/env"
 exit 0

@@ -1,16 +1,20 @@
-# Sourced by blackbox-os.t and blackbox-fdp.t, after ../guest/lib.sh: boot
-# a Debian OS image of scripts/guest/build-os-image.sh with
-# scripts/run-blackbox.sh, as docs/quick-start.md tells a user to, and
-# power it off again.
+# Sourced by blackbox-os.t, blackbox-fdp.t and tut01-cmdline.t, after
+# ../guest/lib.sh: boot a Debian OS image of scripts/guest/build-os-image.sh
+# with scripts/run-blackbox.sh, as docs/quick-start.md tells a user to (or
+# with a QEMU command line of the test's own), and power it off again.
 #
-# os_image_require SUITE  skip (77) unless ~/.cache/femu/os-image/SUITE is
-#                         built, or FEMU_OS_IMAGE_TESTS=1 (then build it);
-#                         needs ssh and scp; sources the image's env
-#                         (OSIMGF, GUEST_USER, SSH_OPTS)
-# os_image_boot           start run-blackbox.sh -snapshot (the cached image
-#                         is not changed; FEMU_OPTS / FEMU_SUBSYS as the
-#                         caller exported them) on a free port, wait for an
-#                         SSH login; sets qpid, log, SSH, t0 and boot (s)
+# os_image_require SUITE  skip (77) unless a current image is built in
+#                         ~/.cache/femu/os-image/SUITE, or
+#                         FEMU_OS_IMAGE_TESTS=1 (then build it); needs ssh
+#                         and scp; sources the image's env (OSIMGF,
+#                         OSIMGFMT, GUEST_USER, SSH_OPTS)
+# os_image_boot [CMD...]  pick a free port (exported as SSH_PORT), start
+#                         CMD in the background (default: run-blackbox.sh
+#                         -snapshot: the cached image is not changed;
+#                         FEMU_OPTS / FEMU_SUBSYS as the caller exported
+#                         them), wait for an SSH login ($BOOT_WHAT names
+#                         the boot in the message); sets qpid, log, SSH, t0
+#                         and boot (s)
 # os_image_poweroff       power off from inside; QEMU must exit 0
 #
 # Boots with one vCPU: a 2-vCPU TCG boot of the trixie image once hung with
@@ -18,11 +22,12 @@
 # happen ... cpu=1") until the SSH wait ran out (docs/before-you-start.md).
 
 os_image_require() {
-    local suite=$1 cache=${FEMU_CACHE_DIR:-$HOME/.cache/femu} t
+    local suite=$1 cache=${FEMU_CACHE_DIR:-$HOME/.cache/femu} t why
     IMG=$cache/os-image/$suite
-    if [ ! -f "$IMG/complete" ]; then
+    # a missing image, or one an older build-os-image.sh made, is not used
+    if ! why=$("$FEMU_ROOT/scripts/guest/build-os-image.sh" --suite "$suite" --cached 2>&1); then
         if [ "${FEMU_OS_IMAGE_TESTS:-0}" != 1 ]; then
-            echo "skip: no $suite OS image in $IMG (scripts/guest/build-os-image.sh --suite $suite, or FEMU_OS_IMAGE_TESTS=1)"
+            echo "skip: ${why#build-os-image: } (scripts/guest/build-os-image.sh --suite $suite, or FEMU_OS_IMAGE_TESTS=1)"
             exit 77
         fi
         "$FEMU_ROOT/scripts/guest/build-os-image.sh" --suite "$suite" ||
@@ -47,8 +52,10 @@ os_image_boot() {
     done
     [ -n "$port" ] || fail "no free TCP port found"
     export SSH_PORT=$port QEMU ACCEL=tcg MEM=${FEMU_OS_IMAGE_MEM:-1G} SMP=${FEMU_OS_IMAGE_SMP:-1}
+    local what=${BOOT_WHAT:-TCG, MEM=$MEM, SMP=$SMP}
+    [ $# -gt 0 ] || set -- "$FEMU_ROOT/scripts/run-blackbox.sh" -snapshot
     t0=$SECONDS
-    "$FEMU_ROOT/scripts/run-blackbox.sh" -snapshot </dev/null >"$log" 2>&1 &
+    "$@" </dev/null >"$log" 2>&1 &
     qpid=$!
     trap 'kill "$qpid" 2>/dev/null; wait "$qpid" 2>/dev/null; rm -rf "$_femu_scratch"' EXIT
     SSH=$FEMU_ROOT/scripts/run-guest-ssh.sh
@@ -56,7 +63,7 @@ os_image_boot() {
     # measured (docs/quick-start.md); 900 s leaves room for load
     WAIT=900 "$SSH" true || { tail -40 "$log"; fail "no SSH login within 900 s"; }
     boot=$((SECONDS - t0))
-    echo "booted to an SSH login in $boot s (TCG, MEM=$MEM, SMP=$SMP)"
+    echo "booted to an SSH login in $boot s ($what)"
     kill -0 "$qpid" 2>/dev/null || fail "QEMU is gone"
 }
 
