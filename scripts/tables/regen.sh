@@ -119,6 +119,10 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1 (--help)" ;;
     esac
 done
+# --splice-only measures nothing whatever comes after it: an --only after it
+# would otherwise rewrite those tables' fragments from the simulator alone,
+# dropping their measured guest columns
+[ -n "${SPLICEONLY:-}" ] && ONLY=,none,
 [ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j needs a number of jobs >= 1, not '$JOBS'"
 JOBS_GIVEN=$JOBS
 [ -z "$GROUP" ] || [[ $GROUP =~ ^[1-9][0-9]*$ ]] || die "--group needs a number >= 1, not '$GROUP'"
