@@ -35,9 +35,10 @@ echo "C0h: $(c0 $A)"
 read mn mean p50 < <(fiolat --name=r0 --filename=$BN --rw=randread --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=40)
 echo "unwritten 4k reads: min $mn mean $mean p50 $p50 ns"
-# never-written pages cost no NAND time (the median leaves room for
-# host scheduling hiccups under TCG)
-check "unwritten reads are fast (median < pg_rd_lat/4)" [ "$p50" -lt $((MS / 4)) ]
+# never-written pages cost no NAND time: a read that paid it would take at
+# least pg_rd_lat; half of it leaves room for a slow host (TCG under a
+# sanitizer on a loaded machine once gave a median of 5.3 ms here)
+check "unwritten reads are fast (median < pg_rd_lat/2)" [ "$p50" -lt $((MS / 2)) ]
 read mn mean p50 < <(fiolat --name=w1 --filename=$BN --rw=randwrite --bs=4k --direct=1 \
     --ioengine=psync --size=4M --number_ios=30 --randrepeat=0)
 echo "QD1 4k writes: min $mn mean $mean ns"
