@@ -150,6 +150,12 @@ echo "| cell | device properties | waf-run args | FEMU WAF | this WAF | ratio |"
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${ROWS[@]}"
 echo
-echo "Each cell: scripts/femu-run --qemu QEMU -device femu,femu_mode=1,$GEOM,PROPS --script scripts/tutorials/waf-run.sh [COUNTERS=smart on the peer] ${WARGS[*]} ARGS"
+# the command of each kind of cell that ran
+if printf '%s\n' "${CELLS[@]}" | grep -qv '^fdp'; then
+    echo "Each cell: scripts/femu-run --qemu QEMU -device femu,femu_mode=1,$GEOM,PROPS --script scripts/tutorials/waf-run.sh [COUNTERS=smart on the peer] ${WARGS[*]} ARGS"
+fi
+if printf '%s\n' "${CELLS[@]}" | grep -q '^fdp'; then
+    echo "Cells fdp0, fdp1: scripts/femu-run --qemu QEMU ${FDPDEV[*]} --script scripts/tutorials/fdp-run.sh [COUNTERS=smart on the peer] ARGS (FEMU's WAF from its FDP statistics)"
+fi
 echo "Logs: $OUT"
 exit $FAILED
