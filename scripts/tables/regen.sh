@@ -104,7 +104,7 @@ while [ $# -gt 0 ]; do
     --group) GROUP=$2; shift 2 ;;
     --rows) ROWS=$2; shift 2 ;;
     --no-splice) SPLICE=0; shift ;;
-    --splice-only) ONLY=,none,; SIMONLY=1; SPLICE=1; SPLICEONLY=1; shift ;;
+    --splice-only) SIMONLY=1; SPLICE=1; SPLICEONLY=1; shift ;;
     -j|--jobs) JOBS=$2; shift 2 ;;
     -j[0-9]*) JOBS=${1#-j}; shift ;;
     --hosts) HOSTS=$2; shift 2 ;;
@@ -119,8 +119,8 @@ while [ $# -gt 0 ]; do
     *) die "unknown option $1 (--help)" ;;
     esac
 done
-# --splice-only measures nothing whatever comes after it: an --only after it
-# would otherwise rewrite those tables' fragments from the simulator alone,
+# --splice-only measures nothing, whatever other options say: with an --only
+# the tables it names would otherwise be rewritten from the simulator alone,
 # dropping their measured guest columns
 [ -n "${SPLICEONLY:-}" ] && ONLY=,none,
 [ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j needs a number of jobs >= 1, not '$JOBS'"
