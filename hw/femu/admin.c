@@ -35,10 +35,10 @@ static void femu_strpad(uint8_t *dst, size_t len, const char *src)
 static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
 {
     NvmeIdCtrl id = {};
-    char subnqn[64];
+    char subnqn[sizeof(((NvmeIdCtrl *)0)->subnqn)];
 
-    id.vid = cpu_to_le16(FEMU_PCI_VENDOR_ID);
-    id.ssvid = cpu_to_le16(FEMU_PCI_VENDOR_ID);
+    id.vid = cpu_to_le16(n->params.vid);
+    id.ssvid = cpu_to_le16(n->params.vid);
     femu_strpad(id.sn, sizeof(id.sn), n->sn);
     femu_strpad(id.mn, sizeof(id.mn),
                 femu_is_bbssd(n) ? FEMU_MODEL_BBSSD :
@@ -54,7 +54,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
     id.cntrltype = 1;               /* I/O controller */
     /* Directive Send/Receive with the Identify directive always */
-    id.oacs = cpu_to_le16(NVME_OACS_DBCS | NVME_OACS_DIRECTIVES);
+    id.oacs = cpu_to_le16(n->params.oacs);
     id.acl = 3;
     id.aerl = FEMU_AERL;
     /*
@@ -87,11 +87,17 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
      * wrap to 0 */
     id.maxcmd = cpu_to_le16(MIN((uint32_t)n->params.mqes + 1, UINT16_MAX));
     id.nn = cpu_to_le32(1);
-    id.oncs = cpu_to_le16(NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES |
-                          NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP);
-    id.vwc = NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT;
+    id.oncs = cpu_to_le16(n->params.oncs);
+    id.vwc = n->params.vwc ?
+             NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT : 0;
     id.sgls = 0;                    /* PRPs only */
-    snprintf(subnqn, sizeof(subnqn), "nqn.2026-01.io.femu:%s", n->sn);
+    if (n->subsys && n->subsys->nqn) {
+        /* the name FEMU upstream and QEMU's nvme-subsys give */
+        snprintf(subnqn, sizeof(subnqn), "nqn.2019-08.org.qemu:%s",
+                 n->subsys->nqn);
+    } else {
+        snprintf(subnqn, sizeof(subnqn), "nqn.2026-01.io.femu:%s", n->sn);
+    }
     pstrcpy((char *)id.subnqn, sizeof(id.subnqn), subnqn);
     /* power state 0: 25 W, no entry/exit latency */
     id.psd[0].mp = cpu_to_le16(2500);

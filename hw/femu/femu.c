@@ -14,7 +14,6 @@
 #include "qemu/timer.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
-#include "hw/core/qdev-prop-internal.h"
 #include "hw/pci/msix.h"
 #include "system/system.h"
 #include "system/runstate.h"
@@ -32,28 +31,6 @@ bool femu_is_bbssd(FemuCtrl *n)
     return n->params.femu_mode == FEMU_MODE_BBSSD;
 }
 
-/*
- * gc_policy is an enum property (so `-device femu,help` shows its
- * default); the values are the FTL's, which are also the gc_strategy
- * numeric aliases.
- */
-static const char *const femu_gc_policy_names[] = FTL_GC_POLICY_NAMES;
-
-static const QEnumLookup femu_gc_policy_lookup = {
-    .array = femu_gc_policy_names,
-    .size = ARRAY_SIZE(femu_gc_policy_names),
-};
-
-static const PropertyInfo femu_prop_gc_policy = {
-    .type = "FemuGcPolicy",
-    .description = "GC victim policy: greedy/fifo/random/cost-benefit/"
-                   "d-choice",
-    .enum_table = &femu_gc_policy_lookup,
-    .get = qdev_propinfo_get_enum,
-    .set = qdev_propinfo_set_enum,
-    .set_default_value = qdev_propinfo_set_default_value_enum,
-};
-
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
     if (n->params.gc_strategy != -1) {
@@ -67,8 +44,6 @@ static bool femu_parse_gc(FemuCtrl *n, Error **errp)
             return false;
         }
         n->cfg.gc_policy = n->params.gc_strategy;
-    } else {
-        n->cfg.gc_policy = n->params.gc_policy;
     }
     return true;
 }
@@ -104,38 +79,12 @@ static bool femu_nossd_size(FemuCtrl *n, Error **errp)
     return true;
 }
 
-/*
- * The NAND times are added to emulated clocks (LUN and channel next-free
- * times, completion due times) in signed 64-bit nanoseconds: a time near
- * 2^63 wraps them and the command never completes.  10 s per operation
- * is far beyond any NAND part and keeps every sum far from the limit.
- */
-#define FEMU_MAX_NAND_LAT_NS    (10ULL * NANOSECONDS_PER_SECOND)
-
-static bool femu_check_latencies(FemuCtrl *n, Error **errp)
-{
-    const struct {
-        const char *name;
-        uint64_t val;
-    } lat[] = {
-        { "pg_rd_lat", n->cfg.pg_rd_lat },
-        { "pg_wr_lat", n->cfg.pg_wr_lat },
-        { "blk_er_lat", n->cfg.blk_er_lat },
-        { "ch_xfer_lat", n->cfg.ch_xfer_lat },
-    };
-
-    for (size_t i = 0; i < ARRAY_SIZE(lat); i++) {
-        if (lat[i].val > FEMU_MAX_NAND_LAT_NS) {
-            error_setg(errp, "%s=%" PRIu64 ": must be at most %llu ns (10 s)",
-                       lat[i].name, lat[i].val, FEMU_MAX_NAND_LAT_NS);
-            return false;
-        }
-    }
-    return true;
-}
-
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
+    /* each row's limits and refusals, FEMU upstream's names */
+    if (!femu_props_check(n, errp)) {
+        return false;
+    }
     if (n->params.femu_mode != FEMU_MODE_BBSSD &&
         n->params.femu_mode != FEMU_MODE_NOSSD &&
         n->params.femu_mode != FEMU_MODE_ZNS) {
@@ -144,33 +93,10 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
                    n->params.femu_mode);
         return false;
     }
-    if (!n->params.queues || n->params.queues > FEMU_MAX_IOQPAIRS) {
-        error_setg(errp, "queues=%u: must be 1..%d", n->params.queues,
-                   FEMU_MAX_IOQPAIRS);
-        return false;
-    }
-    if (!n->params.npollers || n->params.npollers > FEMU_MAX_POLLERS) {
-        error_setg(errp, "pollers=%u: must be 1..%d", n->params.npollers,
-                   FEMU_MAX_POLLERS);
-        return false;
-    }
-    if (n->params.mdts < 1 || n->params.mdts > 9) {
-        /* one PRP list page (512 entries of 4 KiB) bounds a transfer */
-        error_setg(errp, "mdts=%u: must be 1..9 (2^mdts 4 KiB pages)",
-                   n->params.mdts);
-        return false;
-    }
-    if (n->params.mqes < 1) {
-        error_setg(errp, "mqes=%u: must be at least 1", n->params.mqes);
-        return false;
-    }
     if (n->params.serial &&
         (!*n->params.serial || strlen(n->params.serial) > 20)) {
         error_setg(errp, "serial='%s': must be 1..20 characters",
                    n->params.serial);
-        return false;
-    }
-    if (!femu_check_latencies(n, errp)) {
         return false;
     }
     return femu_parse_gc(n, errp);
@@ -185,11 +111,11 @@ static void femu_init_pci(FemuCtrl *n, Error **errp)
     conf[PCI_INTERRUPT_PIN] = 1;
     /* class code 01 08 02: mass storage, NVM, NVM Express */
     pci_config_set_prog_interface(conf, 0x2);
-    pci_config_set_vendor_id(conf, FEMU_PCI_VENDOR_ID);
-    pci_config_set_device_id(conf, FEMU_PCI_DEVICE_ID);
+    pci_config_set_vendor_id(conf, n->params.vid);
+    pci_config_set_device_id(conf, n->params.did);
     pci_config_set_class(conf, PCI_CLASS_STORAGE_EXPRESS);
-    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, FEMU_PCI_VENDOR_ID);
-    pci_set_word(conf + PCI_SUBSYSTEM_ID, FEMU_PCI_DEVICE_ID);
+    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, n->params.vid);
+    pci_set_word(conf + PCI_SUBSYSTEM_ID, n->params.did);
 
     if (pci_is_express(pdev)) {
         pcie_endpoint_cap_init(pdev, 0x80);
@@ -435,150 +361,6 @@ static void femu_pci_reset(DeviceState *dev)
     femu_ctrl_reset(FEMU(dev));
 }
 
-/* a property named like its ftl_config field, with the FTL's default */
-#define FEMU_CFG_PROP(type, field, dflt) \
-    DEFINE_PROP_##type(#field, FemuCtrl, cfg.field, dflt)
-
-static const Property femu_props[] = {
-    DEFINE_PROP_UINT32("femu_mode", FemuCtrl, params.femu_mode,
-                       FEMU_MODE_BBSSD),
-    /* geometry, sizing, NAND timing (ns) and GC: the FTL's defaults */
-    FEMU_CFG_PROP(UINT32, nchs, FTL_DEFAULT_NCHS),
-    FEMU_CFG_PROP(UINT32, luns_per_ch, FTL_DEFAULT_LUNS_PER_CH),
-    FEMU_CFG_PROP(UINT32, pls_per_lun, FTL_DEFAULT_PLS_PER_LUN),
-    FEMU_CFG_PROP(UINT32, blks_per_pl, FTL_DEFAULT_BLKS_PER_PL),
-    FEMU_CFG_PROP(UINT32, pgs_per_blk, FTL_DEFAULT_PGS_PER_BLK),
-    FEMU_CFG_PROP(UINT32, secsz, FTL_DEFAULT_SECSZ),
-    FEMU_CFG_PROP(UINT32, secs_per_pg, FTL_DEFAULT_SECS_PER_PG),
-    FEMU_CFG_PROP(UINT64, devsz_mb, FTL_DEFAULT_DEVSZ_MB),
-    FEMU_CFG_PROP(INT32, op_pcent, FTL_DEFAULT_OP_PCENT),
-    FEMU_CFG_PROP(UINT64, pg_rd_lat, FTL_DEFAULT_PG_RD_LAT),
-    FEMU_CFG_PROP(UINT64, pg_wr_lat, FTL_DEFAULT_PG_WR_LAT),
-    FEMU_CFG_PROP(UINT64, blk_er_lat, FTL_DEFAULT_BLK_ER_LAT),
-    FEMU_CFG_PROP(UINT64, ch_xfer_lat, FTL_DEFAULT_CH_XFER_LAT),
-    FEMU_CFG_PROP(UINT32, gc_thres_pcent, FTL_DEFAULT_GC_THRES_PCENT),
-    FEMU_CFG_PROP(UINT32, gc_thres_pcent_high,
-                  FTL_DEFAULT_GC_THRES_PCENT_HIGH),
-    DEFINE_PROP_SIGNED("gc_policy", FemuCtrl, params.gc_policy,
-                       FTL_DEFAULT_GC_POLICY, femu_prop_gc_policy, int),
-    DEFINE_PROP_INT32("gc_strategy", FemuCtrl, params.gc_strategy, -1),
-    FEMU_CFG_PROP(BOOL, hot_cold_sep, false),
-    FEMU_CFG_PROP(BOOL, gc_own_line, false),
-    FEMU_CFG_PROP(UINT64, seed, FTL_DEFAULT_SEED),
-    /* controller */
-    DEFINE_PROP_STRING("serial", FemuCtrl, params.serial),
-    DEFINE_PROP_UINT32("queues", FemuCtrl, params.queues, 8),
-    DEFINE_PROP_UINT32("pollers", FemuCtrl, params.npollers, 1),
-    DEFINE_PROP_UINT8("poller_rt", FemuCtrl, params.poller_rt, 0),
-    DEFINE_PROP_UINT8("mdts", FemuCtrl, params.mdts, 7),
-    DEFINE_PROP_UINT16("mqes", FemuCtrl, params.mqes, 0x3ff),
-    DEFINE_PROP_STRING("subsys", FemuCtrl, params.subsys_id),
-    /* Zoned Namespace SSD (femu_mode=3) */
-    DEFINE_PROP_UINT32("zone_luns", FemuCtrl, params.zns_zone_luns, 4),
-    DEFINE_PROP_UINT64("zone_size_mb", FemuCtrl, params.zns_zone_size_mb, 0),
-    DEFINE_PROP_UINT64("zone_cap_mb", FemuCtrl, params.zns_zone_cap_mb, 0),
-    DEFINE_PROP_UINT32("max_open", FemuCtrl, params.zns_max_open, 0),
-    DEFINE_PROP_UINT32("max_active", FemuCtrl, params.zns_max_active, 0),
-    DEFINE_PROP_UINT8("zasl", FemuCtrl, params.zns_zasl, 0),
-    /* a fresh random UUID per run unless given ("auto") */
-    DEFINE_PROP_UUID("uuid", FemuCtrl, params.uuid),
-    DEFINE_PROP_STRING("state", FemuCtrl, params.state_path),
-};
-
-/*
- * `-device femu,help` shows these next to each property's default: what
- * it is, its unit and its limits (checked at realize, see docs/properties.md).
- */
-typedef struct FemuPropDesc {
-    const char *name;
-    const char *desc;
-} FemuPropDesc;
-
-static void femu_set_prop_descs(ObjectClass *oc, const FemuPropDesc *d,
-                                size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        object_class_property_set_description(oc, d[i].name, d[i].desc);
-    }
-}
-
-static const FemuPropDesc femu_prop_descs[] = {
-    { "femu_mode", "1 = BlackBox SSD (device-side FTL, GC, NAND timing), "
-                   "2 = NoSSD (no FTL, no delays), 3 = Zoned Namespace SSD "
-                   "(zones over the NAND timing model); others are refused" },
-    { "nchs", "NAND channels (1..)" },
-    { "luns_per_ch", "LUNs (dies) per channel (1..)" },
-    { "pls_per_lun", "planes per LUN (1..)" },
-    { "blks_per_pl", "blocks per plane = lines (superblocks) (1..)" },
-    { "pgs_per_blk", "NAND pages per block (1..); the geometry's product "
-                     "must be at most 2^32-2 pages" },
-    { "secsz", "logical block size in bytes (512 or 4096)" },
-    { "secs_per_pg", "512-byte sectors per NAND page (1..1024; 8 = 4 KiB)" },
-    { "devsz_mb", "namespace size in MiB, ignored when op_pcent is set "
-                  "(1..NAND size)" },
-    { "op_pcent", "over-provisioning in percent: namespace = NAND / "
-                  "(1 + op_pcent/100) (0..; -1 = unset, use devsz_mb)" },
-    { "pg_rd_lat", "NAND page read latency in ns (0..10000000000)" },
-    { "pg_wr_lat", "NAND page program latency in ns (0..10000000000)" },
-    { "blk_er_lat", "NAND block erase latency in ns (0..10000000000)" },
-    { "ch_xfer_lat", "channel transfer time per page in ns (0..10000000000)" },
-    { "gc_thres_pcent", "background GC starts at this percentage of lines "
-                        "in use (1..100)" },
-    { "gc_thres_pcent_high", "forced GC inside writes at this percentage "
-                             "of lines in use (gc_thres_pcent..100)" },
-    { "gc_policy", "GC victim policy: greedy, fifo, random, cost-benefit "
-                   "or d-choice" },
-    { "gc_strategy", "numeric alias of gc_policy: 0 greedy, 1 cost-benefit, "
-                     "2 fifo, 3 random, 4 d-choice (-1 = unset)" },
-    { "hot_cold_sep", "separate overwrites (hot) from first writes (cold) "
-                      "into their own open lines; GC relocations join the "
-                      "cold line (on/off)" },
-    { "gc_own_line", "extension: GC relocations get an open line of their "
-                     "own instead of sharing the host's write pointer, as "
-                     "FEMU does (on/off; one more open line for the GC "
-                     "reserve)" },
-    { "seed", "random seed of the random and d-choice GC policies" },
-    { "serial", "serial number, 1..20 characters (default vSSD<n>, n = "
-                "instance)" },
-    { "queues", "I/O queue pairs offered to the host (1..64)" },
-    { "pollers", "poller threads serving the I/O queues (1..16)" },
-    { "poller_rt", "0: pollers are normal threads; 1..99: run them "
-      "SCHED_FIFO at this real-time priority (needs CAP_SYS_NICE or "
-      "RLIMIT_RTPRIO; docs/measuring.md)" },
-    { "mdts", "maximum data transfer size: 2^mdts 4 KiB pages (1..9)" },
-    { "mqes", "maximum queue entries, 0's based (1..65535)" },
-    { "subsys", "id of a femu-subsys device (FDP settings), given "
-                "before this controller" },
-    { "zone_luns", "femu_mode=3: LUNs one zone stripes over; must divide "
-                   "nchs x luns_per_ch" },
-    { "zone_size_mb", "femu_mode=3: zone size in MiB, a multiple of "
-                      "zone_luns x pls_per_lun erase blocks, a power of two "
-                      "in logical blocks (0 = one block per plane per LUN)" },
-    { "zone_cap_mb", "femu_mode=3: writable MiB of a zone, at most its size "
-                     "(0 = the zone size)" },
-    { "max_open", "femu_mode=3: open zones at most (0 = no limit; at most "
-                  "max_active)" },
-    { "max_active", "femu_mode=3: open + closed zones at most (0 = no limit; "
-                    "needs max_open set)" },
-    { "zasl", "femu_mode=3: Zone Append Size Limit, 2^zasl 4 KiB pages "
-              "(0 = mdts; at most mdts)" },
-    { "uuid", "namespace UUID (Identify descriptor 03h): \"auto\" = a "
-              "random one per run, or xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx; "
-              "all zeroes = none" },
-    { "state", "state file: the SSD (FTL and data) is loaded from it at "
-               "start when it exists and saved to it when QEMU quits "
-               "(docs/state.md; femu_mode=1)" },
-};
-
-static const FemuPropDesc femu_subsys_prop_descs[] = {
-    { "fdp", "Flexible Data Placement on the controller that links here "
-             "(on/off; needs femu_mode=1)" },
-    { "fdp.nruh", "reclaim unit handles = placement ids 0..nruh-1 (1..256 "
-                  "with fdp=on, and below the lines, blks_per_pl)" },
-    { "fdp.nru", "reclaim units (fdp.nruh..; at most one per line is "
-                 "used)" },
-};
-
 /* migration and savevm are refused by a blocker that names the device
  * (femu_block_migration) */
 static const VMStateDescription femu_vmstate = {
@@ -599,18 +381,34 @@ static void femu_class_init(ObjectClass *oc, void *data)
     pc->revision = 1;
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD / ZNS SSD)";
-    device_class_set_props(dc, femu_props);
-    femu_set_prop_descs(oc, femu_prop_descs, ARRAY_SIZE(femu_prop_descs));
+    femu_props_class_init(oc);     /* props.c */
     device_class_set_legacy_reset(dc, femu_pci_reset);
     dc->vmsd = &femu_vmstate;
     /* the pollers and the store are set up for the VM's lifetime */
     dc->hotpluggable = false;
 }
 
+/*
+ * QOM has set every property's default through its setter by now
+ * (object_class_property_init_all); what the command line gives comes
+ * after, and only that counts as given.
+ */
+static void femu_instance_init(Object *obj)
+{
+    memset(FEMU(obj)->prop_given, 0, sizeof(FEMU(obj)->prop_given));
+}
+
+static void femu_subsys_instance_init(Object *obj)
+{
+    memset(FEMU_SUBSYS(obj)->prop_given, 0,
+           sizeof(FEMU_SUBSYS(obj)->prop_given));
+}
+
 static const TypeInfo femu_info = {
     .name = TYPE_FEMU,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(FemuCtrl),
+    .instance_init = femu_instance_init,
     .class_init = femu_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },
@@ -623,14 +421,11 @@ static void femu_subsys_realize(DeviceState *dev, Error **errp)
 {
     FemuSubsys *s = FEMU_SUBSYS(dev);
 
+    if (!femu_subsys_props_check(s, errp)) {
+        return;
+    }
     trace_femu_subsys_realize(s->fdp, s->fdp_nruh, s->fdp_nru);
 }
-
-static const Property femu_subsys_props[] = {
-    DEFINE_PROP_BOOL("fdp", FemuSubsys, fdp, false),
-    DEFINE_PROP_UINT32("fdp.nruh", FemuSubsys, fdp_nruh, 0),
-    DEFINE_PROP_UINT32("fdp.nru", FemuSubsys, fdp_nru, FTL_DEFAULT_FDP_NRU),
-};
 
 static void femu_subsys_class_init(ObjectClass *oc, void *data)
 {
@@ -639,15 +434,14 @@ static void femu_subsys_class_init(ObjectClass *oc, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     dc->realize = femu_subsys_realize;
     dc->desc = "FEMU NVM subsystem (Flexible Data Placement settings)";
-    device_class_set_props(dc, femu_subsys_props);
-    femu_set_prop_descs(oc, femu_subsys_prop_descs,
-                        ARRAY_SIZE(femu_subsys_prop_descs));
+    femu_subsys_props_class_init(oc);  /* props.c */
 }
 
 static const TypeInfo femu_subsys_info = {
     .name = TYPE_FEMU_SUBSYS,
     .parent = TYPE_DEVICE,
     .instance_size = sizeof(FemuSubsys),
+    .instance_init = femu_subsys_instance_init,
     .class_init = femu_subsys_class_init,
 };
 

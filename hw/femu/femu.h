@@ -2,7 +2,9 @@
  * FEMU: an NVMe controller whose behaviour comes from a simulated SSD.
  *
  * Controller state shared by the files of hw/femu:
- *   femu.c    QOM types, properties, realize/unrealize, femu-subsys
+ *   femu.c    QOM types, realize/unrealize, femu-subsys
+ *   props.c   the property rows of both devices (and FEMU upstream's
+ *             names), QOM properties made from them, their checks
  *   regs.c    BAR0 registers, doorbells, enable/disable/reset, interrupts
  *   queues.c  SQ/CQ objects, completion posting, shadow doorbells
  *   prp.c     PRP / PRP-list walking and guest-RAM checks
@@ -39,6 +41,7 @@
 #include "qemu/event_notifier.h"
 #include "qemu/uuid.h"
 #include "hw/femu/ftl.h"
+#include "hw/femu/ftl-props.h"
 #include "hw/femu/zns.h"
 #include "hw/femu/femu-abi.h"
 
@@ -114,12 +117,26 @@ typedef struct FemuCtrl FemuCtrl;
 typedef struct FemuPoller FemuPoller;
 typedef struct FemuFdp FemuFdp;     /* fdp.c */
 
+/* A property row (include/hw/femu/ftl-props.h); props.c has the tables. */
+typedef struct femu_prop FemuProp;
+#define FEMU_MAX_PROP_ROWS      192
+#define FEMU_COMPAT_SLOTS       96  /* rows without a field of their own */
+#define FEMU_SUBSYS_COMPAT_SLOTS 8
+
+/* Identify Controller OACS and ONCS: what is implemented */
+#define FEMU_OACS_ALL   (NVME_OACS_DBCS | NVME_OACS_DIRECTIVES)
+#define FEMU_ONCS_ALL   (NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES | \
+                         NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP)
+
 typedef struct FemuSubsys {
     DeviceState parent_obj;
 
     bool fdp;
     uint32_t fdp_nruh;
     uint32_t fdp_nru;
+    char *nqn;              /* Identify SUBNQN: nqn.2019-08.org.qemu:<nqn> */
+    uint64_t compat[FEMU_SUBSYS_COMPAT_SLOTS];
+    bool prop_given[FEMU_MAX_PROP_ROWS];
 
     int nctrls;        /* controllers that link to this subsystem */
 } FemuSubsys;
@@ -254,7 +271,6 @@ typedef struct FemuFeatures {
 /* The femu device's properties but the FTL's (FemuCtrl.cfg). */
 typedef struct FemuParams {
     uint32_t femu_mode;
-    int gc_policy;          /* enum ftl_gc_policy */
     int32_t gc_strategy;
     char *serial;
     uint32_t queues;
@@ -272,6 +288,16 @@ typedef struct FemuParams {
     uint32_t zns_max_open;
     uint32_t zns_max_active;
     uint8_t zns_zasl;
+    bool zns_cross_zone_read;
+    /* FEMU upstream's names (props.c) */
+    uint32_t namespaces;
+    char *namespace_sizes;
+    char *namespace_modes;
+    uint8_t vwc;            /* Identify VWC: a volatile write cache */
+    uint16_t vid;           /* PCI vendor and device IDs */
+    uint16_t did;
+    uint16_t oacs;          /* Identify OACS / ONCS reported */
+    uint16_t oncs;
 } FemuParams;
 
 struct FemuCtrl {
@@ -283,6 +309,10 @@ struct FemuCtrl {
     /* properties: the FTL's (geometry, sizing, timing, GC) and the rest */
     struct ftl_config cfg;
     FemuParams params;
+    /* the fields of property rows that have none above, and which
+     * properties the command line gave (props.c) */
+    uint64_t compat[FEMU_COMPAT_SLOTS];
+    bool prop_given[FEMU_MAX_PROP_ROWS];
     int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
@@ -368,6 +398,13 @@ struct FemuCtrl {
 
 /* femu.c */
 bool femu_is_bbssd(FemuCtrl *n);
+
+/* props.c */
+void femu_props_class_init(ObjectClass *oc);
+void femu_subsys_props_class_init(ObjectClass *oc);
+bool femu_props_check(FemuCtrl *n, Error **errp);
+bool femu_subsys_props_check(FemuSubsys *s, Error **errp);
+bool femu_prop_given(FemuCtrl *n, const char *name);
 
 /* regs.c */
 void femu_regs_init(FemuCtrl *n);

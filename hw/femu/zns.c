@@ -83,8 +83,10 @@ void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
     /* ZOC 0: fixed zone capacity, no zone active excursions (Linux binds
      * no namespace that needs either) */
     id->zoc = 0;
-    /* reads may cross zone boundaries (zns_read allows it) */
-    id->ozcs = cpu_to_le16(NVME_ID_NS_ZONED_OZCS_RAZB);
+    /* reads may cross zone boundaries unless zns_cross_zone_read=off
+     * (femu_zns_read refuses them then) */
+    id->ozcs = cpu_to_le16(n->params.zns_cross_zone_read ?
+                           NVME_ID_NS_ZONED_OZCS_RAZB : 0);
     /* 0's based; FFFFFFFFh: no limit */
     id->mar = cpu_to_le32(n->params.zns_max_active ?
                           n->params.zns_max_active - 1 : UINT32_MAX);
@@ -192,6 +194,13 @@ uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
 
     if (len > n->max_xfer) {
         return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    /* ZNS Command Set 1.1, 3.4.1: without Read Across Zone Boundaries
+     * (OZCS.RAZB clear) such a read fails with Zone Boundary Error */
+    if (!n->params.zns_cross_zone_read && slba < n->ns_blocks &&
+        slba / zns_zone_blocks(n->zns) !=
+        (slba + nlb - 1) / zns_zone_blocks(n->zns)) {
+        return NVME_ZONE_BOUNDARY_ERROR | NVME_DNR;
     }
     femu_ftl_lock(n);
     r = zns_read(n->zns, slba, nlb, req->due_ns, &done);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ftl-int.h"
+#include "hw/femu/ftl-props.h"
 
 /* Keep the NAND page count below FTL_NONE so 32-bit ppa/lpn suffice
  * (that is what keeps the metadata at 8 bytes per NAND page). */
@@ -17,27 +18,13 @@
 void ftl_config_default(struct ftl_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
-    cfg->nchs = FTL_DEFAULT_NCHS;
-    cfg->luns_per_ch = FTL_DEFAULT_LUNS_PER_CH;
-    cfg->pls_per_lun = FTL_DEFAULT_PLS_PER_LUN;
-    cfg->blks_per_pl = FTL_DEFAULT_BLKS_PER_PL;
-    cfg->pgs_per_blk = FTL_DEFAULT_PGS_PER_BLK;
-    cfg->secsz = FTL_DEFAULT_SECSZ;
-    cfg->secs_per_pg = FTL_DEFAULT_SECS_PER_PG;
-    cfg->devsz_mb = FTL_DEFAULT_DEVSZ_MB;
-    cfg->op_pcent = FTL_DEFAULT_OP_PCENT;
-    cfg->pg_rd_lat = FTL_DEFAULT_PG_RD_LAT;
-    cfg->pg_wr_lat = FTL_DEFAULT_PG_WR_LAT;
-    cfg->blk_er_lat = FTL_DEFAULT_BLK_ER_LAT;
-    cfg->ch_xfer_lat = FTL_DEFAULT_CH_XFER_LAT;
-    cfg->gc_thres_pcent = FTL_DEFAULT_GC_THRES_PCENT;
-    cfg->gc_thres_pcent_high = FTL_DEFAULT_GC_THRES_PCENT_HIGH;
-    cfg->gc_policy = FTL_DEFAULT_GC_POLICY;
-    cfg->hot_cold_sep = false;
-    cfg->gc_own_line = false;
+    /* the property rows' defaults (ftl-props.h), which -device femu,help
+     * shows; FDP's settings are femu-subsys properties */
+    for (size_t i = 0; i < ftl_nprops; i++) {
+        femu_prop_set_default(&ftl_props[i], cfg);
+    }
     cfg->fdp_nruh = 0;
     cfg->fdp_nru = FTL_DEFAULT_FDP_NRU;
-    cfg->seed = FTL_DEFAULT_SEED;
 }
 
 static const char *const policy_names[] = FTL_GC_POLICY_NAMES;

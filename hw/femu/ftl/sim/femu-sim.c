@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "hw/femu/ftl.h"
+#include "hw/femu/ftl-props.h"
 #include "workload.h"
 #include "zoned.h"
 
@@ -185,44 +186,37 @@ struct sim_opts {
     uint64_t seed;
 };
 
-/* The numeric geometry, timing, GC and FDP properties: 1 when k is one
- * of them (set), 0 when not, -1 for a bad value.  Zoned mode uses it too. */
+/*
+ * The FTL's properties (the rows of ftl_props[], which the femu device's
+ * properties are made from) and femu-subsys's FDP numbers: 1 when k is
+ * one of them (set and checked against the row's limits), 0 when not,
+ * -1 for a bad value (message printed).  Zoned mode uses it too.
+ */
 int sim_num_prop(struct ftl_config *c, const char *k, const char *v)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-        int is64;
-    } num[] = {
-#define U32(f) { #f, offsetof(struct ftl_config, f), 0 }
-#define U64(f) { #f, offsetof(struct ftl_config, f), 1 }
-        U32(nchs), U32(luns_per_ch), U32(pls_per_lun), U32(blks_per_pl),
-        U32(pgs_per_blk), U32(secsz), U32(secs_per_pg), U64(devsz_mb),
-        U64(pg_rd_lat), U64(pg_wr_lat), U64(blk_er_lat), U64(ch_xfer_lat),
-        U32(gc_thres_pcent), U32(gc_thres_pcent_high),
-        { "fdp.nruh", offsetof(struct ftl_config, fdp_nruh), 0 },
-        { "fdp.nru", offsetof(struct ftl_config, fdp_nru), 0 },
-#undef U32
-#undef U64
+    static const struct femu_prop fdp_props[] = {
+        { .name = "fdp.nruh", .kind = FEMU_PROP_U32,
+          .off = offsetof(struct ftl_config, fdp_nruh),
+          .flags = FEMU_PROP_NO_LIMITS },
+        { .name = "fdp.nru", .kind = FEMU_PROP_U32,
+          .off = offsetof(struct ftl_config, fdp_nru),
+          .flags = FEMU_PROP_NO_LIMITS },
     };
-    uint64_t x;
+    const struct femu_prop *p = femu_prop_find(ftl_props, ftl_nprops, k);
+    char err[256];
 
-    for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
-        if (strcmp(k, num[i].name) == 0) {
-            if (sim_parse_num(k, v, num[i].is64 ? UINT64_MAX : UINT32_MAX,
-                              &x) < 0) {
-                return -1;
-            }
-            if (num[i].is64) {
-                memcpy((char *)c + num[i].off, &x, sizeof(x));
-            } else {
-                uint32_t y = (uint32_t)x;
-                memcpy((char *)c + num[i].off, &y, sizeof(y));
-            }
-            return 1;
-        }
+    if (!p) {
+        p = femu_prop_find(fdp_props, 2, k);
     }
-    return 0;
+    if (!p) {
+        return 0;
+    }
+    if (femu_prop_parse(p, c, v, err, sizeof(err)) < 0 ||
+        femu_prop_check(p, c, err, sizeof(err)) < 0) {
+        fprintf(stderr, "femu-sim: %s\n", err);
+        return -1;
+    }
+    return 1;
 }
 
 static int set_prop(struct sim_opts *o, const char *k, const char *v)
@@ -240,30 +234,12 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
                     "(zoned)\n", v);
             return -1;
         }
-    } else if (!strcmp(k, "op_pcent")) {
-        if (parse_u64(v, &x) < 0 || x > 100000) {
-            fprintf(stderr, "femu-sim: op_pcent=%s: not a percentage\n", v);
-            return -1;
-        }
-        c->op_pcent = (int32_t)x;
-    } else if (!strcmp(k, "gc_policy")) {
-        int p = ftl_gc_policy_from_name(v);
-        if (p < 0) {
-            fprintf(stderr, "femu-sim: gc_policy=%s: unknown (greedy, "
-                    "cost-benefit, fifo, random, d-choice)\n", v);
-            return -1;
-        }
-        c->gc_policy = (enum ftl_gc_policy)p;
     } else if (!strcmp(k, "gc_strategy")) {
         if (parse_u64(v, &x) < 0 || x > FTL_GC_DCHOICE) {
             fprintf(stderr, "femu-sim: gc_strategy=%s: must be 0..4\n", v);
             return -1;
         }
         c->gc_policy = (enum ftl_gc_policy)x;
-    } else if (!strcmp(k, "hot_cold_sep")) {
-        return parse_onoff(k, v, &c->hot_cold_sep);
-    } else if (!strcmp(k, "gc_own_line")) {
-        return parse_onoff(k, v, &c->gc_own_line);
     } else if (!strcmp(k, "fdp")) {
         bool on;
         if (parse_onoff(k, v, &on) < 0) {

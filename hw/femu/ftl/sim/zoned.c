@@ -97,9 +97,7 @@ static int zset_prop(struct zopts *o, const char *k, const char *v)
     if (!strcmp(k, "delay")) {
         return sim_parse_delay(v, &o->delay);
     }
-    if (!strcmp(k, "op_pcent") || !strcmp(k, "gc_policy") ||
-        !strcmp(k, "gc_strategy") || !strcmp(k, "hot_cold_sep") ||
-        !strcmp(k, "gc_own_line") || !strcmp(k, "gc_delay")) {
+    if (!strcmp(k, "gc_strategy") || !strcmp(k, "gc_delay")) {
         return 0;   /* unused in mode 3, as on the device */
     }
     if (sim_parse_num(k, v, UINT64_MAX, &x) < 0) {

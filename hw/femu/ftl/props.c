@@ -1,0 +1,344 @@
+/*
+ * Property rows: the FTL's properties (struct ftl_config) and the
+ * helpers that parse and check any row, for the femu device and
+ * femu-sim alike (include/hw/femu/ftl-props.h).
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/femu/ftl-props.h"
+
+static const char *const gc_policy_names[] = FTL_GC_POLICY_NAMES;
+
+/*
+ * The NAND times are added to emulated clocks (LUN and channel next-free
+ * times, completion due times) in signed 64-bit nanoseconds: a time near
+ * 2^63 wraps them and the command never completes.  10 s per operation
+ * is far beyond any NAND part and keeps every sum far from the limit.
+ */
+#define MAX_NAND_LAT_NS 10000000000ULL
+#define LAT_LIMIT "at most 10000000000 ns (10 s)"
+
+#define CFG(f) offsetof(struct ftl_config, f)
+/* A number whose limits the FTL's own checks give (ftl_config_validate:
+ * they depend on other properties, and their messages say which). */
+#define FTL_NUM(kind_, f, d, h) \
+    { .name = #f, .kind = FEMU_PROP_##kind_, .off = CFG(f), .def = (d), \
+      .help = (h), .flags = FEMU_PROP_NO_LIMITS }
+#define FTL_LAT(f, d, h) \
+    { .name = #f, .kind = FEMU_PROP_U64, .off = CFG(f), .def = (d), \
+      .min = 0, .max = MAX_NAND_LAT_NS, .limit_text = LAT_LIMIT, \
+      .help = (h) }
+#define FTL_BOOL(f, d, h) \
+    { .name = #f, .kind = FEMU_PROP_BOOL, .off = CFG(f), .def = (d), \
+      .help = (h), .flags = FEMU_PROP_NO_LIMITS }
+
+const struct femu_prop ftl_props[] = {
+    /* geometry */
+    FTL_NUM(U32, nchs, FTL_DEFAULT_NCHS, "NAND channels (1..)"),
+    FTL_NUM(U32, luns_per_ch, FTL_DEFAULT_LUNS_PER_CH,
+            "LUNs (dies) per channel (1..)"),
+    FTL_NUM(U32, pls_per_lun, FTL_DEFAULT_PLS_PER_LUN,
+            "planes per LUN (1..)"),
+    FTL_NUM(U32, blks_per_pl, FTL_DEFAULT_BLKS_PER_PL,
+            "blocks per plane = lines (superblocks) (1..)"),
+    FTL_NUM(U32, pgs_per_blk, FTL_DEFAULT_PGS_PER_BLK,
+            "NAND pages per block (1..); the geometry's product must be at "
+            "most 2^32-2 pages"),
+    FTL_NUM(U32, secsz, FTL_DEFAULT_SECSZ,
+            "logical block size in bytes (512 or 4096)"),
+    FTL_NUM(U32, secs_per_pg, FTL_DEFAULT_SECS_PER_PG,
+            "512-byte sectors per NAND page (1..1024; 8 = 4 KiB)"),
+    /* sizing */
+    FTL_NUM(U64, devsz_mb, FTL_DEFAULT_DEVSZ_MB,
+            "namespace size in MiB, ignored when op_pcent is set "
+            "(1..NAND size)"),
+    FTL_NUM(I32, op_pcent, FTL_DEFAULT_OP_PCENT,
+            "over-provisioning in percent: namespace = NAND / "
+            "(1 + op_pcent/100) (0..; -1 = unset, use devsz_mb)"),
+    /* NAND timing, ns */
+    FTL_LAT(pg_rd_lat, FTL_DEFAULT_PG_RD_LAT,
+            "NAND page read latency in ns (0..10000000000)"),
+    FTL_LAT(pg_wr_lat, FTL_DEFAULT_PG_WR_LAT,
+            "NAND page program latency in ns (0..10000000000)"),
+    FTL_LAT(blk_er_lat, FTL_DEFAULT_BLK_ER_LAT,
+            "NAND block erase latency in ns (0..10000000000)"),
+    FTL_LAT(ch_xfer_lat, FTL_DEFAULT_CH_XFER_LAT,
+            "channel transfer time per page in ns (0..10000000000)"),
+    /* GC */
+    FTL_NUM(U32, gc_thres_pcent, FTL_DEFAULT_GC_THRES_PCENT,
+            "background GC starts at this percentage of lines in use "
+            "(1..100)"),
+    FTL_NUM(U32, gc_thres_pcent_high, FTL_DEFAULT_GC_THRES_PCENT_HIGH,
+            "forced GC inside writes at this percentage of lines in use "
+            "(gc_thres_pcent..100)"),
+    { .name = "gc_policy", .kind = FEMU_PROP_ENUM, .off = CFG(gc_policy),
+      .def = FTL_DEFAULT_GC_POLICY, .names = gc_policy_names,
+      .nnames = sizeof(gc_policy_names) / sizeof(gc_policy_names[0]),
+      .help = "GC victim policy: greedy, fifo, random, cost-benefit or "
+              "d-choice", .flags = FEMU_PROP_NO_LIMITS },
+    FTL_BOOL(hot_cold_sep, false,
+             "separate overwrites (hot) from first writes (cold) into their "
+             "own open lines; GC relocations join the cold line (on/off)"),
+    FTL_BOOL(gc_own_line, false,
+             "extension: GC relocations get an open line of their own "
+             "instead of sharing the host's write pointer, as FEMU does "
+             "(on/off; one more open line for the GC reserve)"),
+    FTL_NUM(U64, seed, FTL_DEFAULT_SEED,
+            "random seed of the random and d-choice GC policies"),
+};
+
+const size_t ftl_nprops = sizeof(ftl_props) / sizeof(ftl_props[0]);
+
+const struct femu_prop *femu_prop_find(const struct femu_prop *props,
+                                       size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(props[i].name, name)) {
+            return &props[i];
+        }
+    }
+    return NULL;
+}
+
+int64_t femu_prop_get_i64(const struct femu_prop *p, const void *base)
+{
+    const char *f = (const char *)base + p->off;
+
+    switch (p->kind) {
+    case FEMU_PROP_U8:
+        return *(const uint8_t *)f;
+    case FEMU_PROP_U16:
+        return *(const uint16_t *)f;
+    case FEMU_PROP_U32:
+        return *(const uint32_t *)f;
+    case FEMU_PROP_U64:
+    case FEMU_PROP_SIZE:
+        return (int64_t)*(const uint64_t *)f;
+    case FEMU_PROP_I32:
+        return *(const int32_t *)f;
+    case FEMU_PROP_BOOL:
+        return *(const bool *)f;
+    case FEMU_PROP_ENUM:
+        return *(const int *)f;
+    default:
+        return 0;
+    }
+}
+
+uint64_t femu_prop_get_u64(const struct femu_prop *p, const void *base)
+{
+    return (uint64_t)femu_prop_get_i64(p, base);
+}
+
+static void put_i64(const struct femu_prop *p, void *base, int64_t v)
+{
+    char *f = (char *)base + p->off;
+
+    switch (p->kind) {
+    case FEMU_PROP_U8:
+        *(uint8_t *)f = (uint8_t)v;
+        break;
+    case FEMU_PROP_U16:
+        *(uint16_t *)f = (uint16_t)v;
+        break;
+    case FEMU_PROP_U32:
+        *(uint32_t *)f = (uint32_t)v;
+        break;
+    case FEMU_PROP_U64:
+    case FEMU_PROP_SIZE:
+        *(uint64_t *)f = (uint64_t)v;
+        break;
+    case FEMU_PROP_I32:
+        *(int32_t *)f = (int32_t)v;
+        break;
+    case FEMU_PROP_BOOL:
+        *(bool *)f = v != 0;
+        break;
+    case FEMU_PROP_ENUM:
+        *(int *)f = (int)v;
+        break;
+    default:
+        break;
+    }
+}
+
+void femu_prop_set_default(const struct femu_prop *p, void *base)
+{
+    if (!(p->flags & FEMU_PROP_NO_DEFAULT)) {
+        put_i64(p, base, p->def);
+    }
+}
+
+/* The largest value the field's C type holds. */
+static uint64_t kind_max(enum femu_prop_kind k)
+{
+    switch (k) {
+    case FEMU_PROP_U8:
+        return UINT8_MAX;
+    case FEMU_PROP_U16:
+        return UINT16_MAX;
+    case FEMU_PROP_U32:
+        return UINT32_MAX;
+    case FEMU_PROP_I32:
+        return INT32_MAX;
+    default:
+        return UINT64_MAX;
+    }
+}
+
+static int parse_size(const char *t, uint64_t *out)
+{
+    char *end;
+    unsigned long long x;
+    unsigned shift = 0;
+
+    errno = 0;
+    x = strtoull(t, &end, 0);
+    if (errno || end == t || *t == '-') {
+        return -1;
+    }
+    switch (*end) {
+    case '\0':
+        break;
+    case 'k': case 'K':
+        shift = 10;
+        break;
+    case 'm': case 'M':
+        shift = 20;
+        break;
+    case 'g': case 'G':
+        shift = 30;
+        break;
+    case 't': case 'T':
+        shift = 40;
+        break;
+    default:
+        return -1;
+    }
+    if (*end && end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B")) {
+        return -1;
+    }
+    if (shift && x > (UINT64_MAX >> shift)) {
+        return -1;
+    }
+    *out = (uint64_t)x << shift;
+    return 0;
+}
+
+int femu_prop_parse(const struct femu_prop *p, void *base, const char *text,
+                    char *err, size_t errlen)
+{
+    char *end;
+
+    switch (p->kind) {
+    case FEMU_PROP_BOOL:
+        if (!strcmp(text, "on") || !strcmp(text, "true") ||
+            !strcmp(text, "yes") || !strcmp(text, "1")) {
+            put_i64(p, base, 1);
+        } else if (!strcmp(text, "off") || !strcmp(text, "false") ||
+                   !strcmp(text, "no") || !strcmp(text, "0")) {
+            put_i64(p, base, 0);
+        } else {
+            snprintf(err, errlen, "%s=%s: on or off", p->name, text);
+            return -1;
+        }
+        return 0;
+    case FEMU_PROP_ENUM:
+        for (size_t i = 0; i < p->nnames; i++) {
+            if (p->names[i] && !strcmp(text, p->names[i])) {
+                put_i64(p, base, (int64_t)i);
+                return 0;
+            }
+        }
+        snprintf(err, errlen, "%s=%s: unknown value", p->name, text);
+        return -1;
+    case FEMU_PROP_SIZE: {
+        uint64_t x;
+
+        if (parse_size(text, &x) < 0) {
+            snprintf(err, errlen, "%s=%s: not a size", p->name, text);
+            return -1;
+        }
+        put_i64(p, base, (int64_t)x);
+        return 0;
+    }
+    case FEMU_PROP_I32: {
+        long long x;
+
+        errno = 0;
+        x = strtoll(text, &end, 0);
+        if (errno || end == text || *end || x < INT32_MIN || x > INT32_MAX) {
+            snprintf(err, errlen, "%s=%s: not a number", p->name, text);
+            return -1;
+        }
+        put_i64(p, base, x);
+        return 0;
+    }
+    case FEMU_PROP_U8:
+    case FEMU_PROP_U16:
+    case FEMU_PROP_U32:
+    case FEMU_PROP_U64: {
+        unsigned long long x;
+
+        errno = 0;
+        x = strtoull(text, &end, 0);
+        if (errno || end == text || *end || *text == '-' ||
+            x > kind_max(p->kind)) {
+            snprintf(err, errlen, "%s=%s: not a number", p->name, text);
+            return -1;
+        }
+        put_i64(p, base, (int64_t)x);
+        return 0;
+    }
+    default:
+        snprintf(err, errlen, "%s: cannot be parsed here", p->name);
+        return -1;
+    }
+}
+
+int femu_prop_check(const struct femu_prop *p, const void *base, char *err,
+                    size_t errlen)
+{
+    char lim[64];
+
+    if (p->flags & FEMU_PROP_NO_LIMITS) {
+        return 0;
+    }
+    switch (p->kind) {
+    case FEMU_PROP_I32: {
+        int64_t v = femu_prop_get_i64(p, base);
+
+        if (v >= p->min && (v < 0 || (uint64_t)v <= p->max)) {
+            return 0;
+        }
+        snprintf(lim, sizeof(lim), "%" PRId64 "..%" PRIu64, p->min, p->max);
+        snprintf(err, errlen, "%s=%" PRId64 ": must be %s", p->name, v,
+                 p->limit_text ? p->limit_text : lim);
+        return -1;
+    }
+    case FEMU_PROP_U8:
+    case FEMU_PROP_U16:
+    case FEMU_PROP_U32:
+    case FEMU_PROP_U64:
+    case FEMU_PROP_SIZE: {
+        uint64_t v = femu_prop_get_u64(p, base);
+
+        if ((p->min <= 0 || v >= (uint64_t)p->min) && v <= p->max) {
+            return 0;
+        }
+        snprintf(lim, sizeof(lim), "%" PRId64 "..%" PRIu64, p->min, p->max);
+        snprintf(err, errlen, "%s=%" PRIu64 ": must be %s", p->name, v,
+                 p->limit_text ? p->limit_text : lim);
+        return -1;
+    }
+    default:
+        return 0;
+    }
+}
