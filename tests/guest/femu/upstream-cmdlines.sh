@@ -31,3 +31,19 @@ check "run-zns.sh: fio zonemode=zbd crc32c verify" \
 check "run-nossd.sh: 4 GiB namespace" \
     [ "$(cat /sys/block/${C3}n1/size)" = $((4096 * 2048)) ]
 check "run-nossd.sh: fio crc32c verify" vfio ${C3}n1
+
+# FEMU's controller knobs (vSSD K): Identify and PCI config show them
+K=$(ctrl_of K) || bad "no controller K"
+idk() { nvme id-ctrl /dev/$K -o json | python3 -c "import sys,json; print(json.load(sys.stdin)['$1'])"; }
+check "vid=0x1b36: Identify VID and SSVID" [ "$(idk vid) $(idk ssvid)" = "6966 6966" ]
+check "vid/did: PCI IDs" [ "$(cat /sys/class/nvme/$K/device/vendor) $(cat /sys/class/nvme/$K/device/device)" = "0x1b36 0x0010" ]
+check "vwc=0: no volatile write cache" [ "$(idk vwc)" = 0 ]
+check "oacs=0x100, oncs=0x4" [ "$(idk oacs) $(idk oncs)" = "256 4" ]
+# zones of 2 LUNs x 1 plane x 64 pages x 4 KiB = 512 KiB = 1024 sectors
+zs=$(cat /sys/block/${K}n1/queue/chunk_sectors)
+check "zns_cross_zone_read=off: a read inside a zone works" \
+    nvme read /dev/${K}n1 --start-block=$((zs - 8)) --block-count=7 --data-size=4096
+check "zns_cross_zone_read=off: a read across a zone boundary fails" \
+    bash -c "! nvme read /dev/${K}n1 --start-block=$((zs - 4)) --block-count=7 --data-size=4096"
+check "zns_cross_zone_read default (on): run-zns.sh's namespace reads across" \
+    nvme read /dev/${C2}n1 --start-block=$((32768 - 4)) --block-count=7 --data-size=4096
