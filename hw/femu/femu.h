@@ -338,6 +338,9 @@ struct FemuCtrl {
     FemuAerEvent aer_queue[FEMU_AER_QUEUED_MAX];
     int naer_queued;
     uint8_t aer_mask;       /* event types awaiting a log read (RAE) */
+    /* a Zone Descriptor Changed notice was raised and the host has not
+     * read log BFh with RAE cleared since: a change raises no other */
+    bool zdc_notice;
 
     /* error information log (ring of FEMU_ELPE + 1) */
     NvmeErrorLog errlog[FEMU_ELPE + 1];
@@ -511,8 +514,9 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
 void femu_zns_control(FemuCtrl *n, uint32_t code);
 /* Changed Zone List log page BFh into a zeroed 4096-byte buffer. */
 void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);
-/* A read of BFh with RAE cleared: the list starts again empty. */
-void femu_zns_changed_clear(FemuCtrl *n);
+/* A read of BFh with RAE cleared that transferred bytes off .. off +
+ * len - 1 of the page: the zones it transferred leave the list. */
+void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len);
 /* 0xEF code 9: a zone fails (Read Only or Offline), as media would. */
 uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd);
 

@@ -412,26 +412,63 @@ void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf)
     }
 }
 
-void femu_zns_changed_clear(FemuCtrl *n)
+/*
+ * A read of the list with RAE cleared acknowledges what it transferred:
+ * the zone identifiers it carried whole leave the list, the others stay
+ * in order (a read from an offset, or shorter than the page, takes only
+ * its part).  A list that overflowed (Number of Zone Identifiers FFFFh)
+ * names no zone: a read of that field clears it.  The notice is
+ * acknowledged too; if zones are left, a new one tells the host so.
+ */
+void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len)
 {
+    uint64_t end = off + len;
+    uint32_t nr, first, last, left;
+    bool notice;
+
     femu_ftl_lock_main(n);
-    zns_changed_clear(n->zns);
+    nr = zns_changed_zones(n->zns, NULL, 0);
+    if (nr > ZNS_CHANGED_ZONES_MAX) {
+        if (off == 0 && len >= 2) {
+            zns_changed_clear(n->zns);
+        }
+        first = last = 0;
+    } else {
+        /* identifier i is bytes 8 + 8 i .. 15 + 8 i of the page */
+        first = off <= 8 ? 0 : (off - 8 + 7) / 8;
+        last = MIN(end, 8 + 8 * (uint64_t)nr) < 16 ? 0 :
+               (MIN(end, 8 + 8 * (uint64_t)nr) - 8) / 8;
+        if (last > first) {
+            zns_changed_consume(n->zns, first, last - first);
+        }
+    }
+    left = zns_changed_zones(n->zns, NULL, 0);
     qemu_mutex_unlock(&n->ftl_lock);
+    notice = left && FEMU_AEC_ZDCN(n->feat.async_config);
+    n->zdc_notice = notice;
+    if (notice) {
+        femu_aer_event(n, NVME_AER_TYPE_NOTICE,
+                       FEMU_AER_INFO_ZONE_DESCR_CHANGED,
+                       FEMU_LOG_CHANGED_ZONES);
+    }
+    trace_femu_zns_changed_read(off, len, nr - left, left, notice);
 }
 
 /*
  * 0xEF code 9, CDW11 = zone number, CDW12 = 0 Read Only, 1 Offline: the
  * zone fails as worn-out media would (a controller-initiated transition).
- * An Offline zone's data is gone.  The first change after the list was
- * read raises the Zone Descriptor Changed notice when the host enabled it
- * (Asynchronous Event Configuration bit 27).
+ * An Offline zone's data is gone.  A change raises the Zone Descriptor
+ * Changed notice when the host enabled it (Asynchronous Event
+ * Configuration bit 27) and no such notice is waiting for the host to
+ * read the list: a change while the notice was disabled does not keep
+ * the later ones from raising it.
  */
 uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
 {
     uint32_t zone = le32_to_cpu(cmd->cdw11);
     uint32_t how = le32_to_cpu(cmd->cdw12);
     uint64_t zsze;
-    bool first;
+    bool changed, notice;
 
     if (!femu_is_zns(n) || zone >= zns_nr_zones(n->zns) || how > 1) {
         FEMU_GUEST_ERR(femu_zns_fail_zone_bad, femu_is_zns(n), zone, how);
@@ -440,15 +477,18 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
     zsze = zns_zone_blocks(n->zns);
     femu_ftl_lock_main(n);
     if (how) {
-        first = zns_zone_set_offline(n->zns, zone);
+        changed = zns_zone_set_offline(n->zns, zone);
         femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
                            zsze << n->lba_shift);
     } else {
-        first = zns_zone_set_read_only(n->zns, zone);
+        changed = zns_zone_set_read_only(n->zns, zone);
     }
     qemu_mutex_unlock(&n->ftl_lock);
-    trace_femu_zns_fail_zone(zone, how, first);
-    if (first && FEMU_AEC_ZDCN(n->feat.async_config)) {
+    notice = changed && !n->zdc_notice &&
+             FEMU_AEC_ZDCN(n->feat.async_config);
+    trace_femu_zns_fail_zone(zone, how, changed, notice);
+    if (notice) {
+        n->zdc_notice = true;
         femu_aer_event(n, NVME_AER_TYPE_NOTICE,
                        FEMU_AER_INFO_ZONE_DESCR_CHANGED,
                        FEMU_LOG_CHANGED_ZONES);

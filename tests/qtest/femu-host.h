@@ -152,5 +152,6 @@ void test_random_chaos(void);
 void test_zns_identify_io(void);
 void test_zns_mgmt(void);
 void test_zns_write_fault(void);
+void test_zns_changed(void);
 
 #endif

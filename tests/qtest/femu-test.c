@@ -60,5 +60,6 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/zns", test_zns_identify_io);
     qtest_add_func("/femu/zns/mgmt", test_zns_mgmt);
     qtest_add_func("/femu/zns/write-fault", test_zns_write_fault);
+    qtest_add_func("/femu/zns/changed", test_zns_changed);
     return g_test_run();
 }

@@ -369,3 +369,130 @@ void test_zns_mgmt(void)
     g_assert_cmpuint(zcount(c, NVME_ZONE_REPORT_EMPTY), ==, 8);
     zns_stop(c);
 }
+
+/* ---- Changed Zone List (log BFh) and its notice ------------------------ */
+
+/* Changed Zone List (Zoned Namespace Command Set 1.1, 5.3.1) */
+#define LOG_CHANGED_ZONES 0xbf
+
+/* Get Log Page BFh (CSI 02h, namespace 1): bytes [off, off + bytes). */
+static uint16_t bf_read(Ctrl *c, uint64_t off, uint32_t bytes, bool rae)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_GET_LOG_PAGE, 1, c->buf, 0);
+    uint32_t numd = bytes / 4 - 1;
+
+    cmd.cdw10 = cpu_to_le32((numd & 0xffff) << 16 | (rae ? 1u << 15 : 0) |
+                            LOG_CHANGED_ZONES);
+    cmd.cdw11 = cpu_to_le32(numd >> 16);
+    cmd.cdw12 = cpu_to_le32((uint32_t)off);
+    cmd.cdw14 = cpu_to_le32((uint32_t)NVME_CSI_ZONED << 24);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* The list as zone numbers (read with RAE set: it stays), "n: z z ...". */
+static char *bf_list(Ctrl *c)
+{
+    uint8_t page[PAGE];
+    GString *s = g_string_new(NULL);
+    uint16_t nr;
+
+    g_assert_cmphex(bf_read(c, 0, PAGE, true), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    nr = lduw_le_p(page);
+    g_string_append_printf(s, "%u:", nr);
+    for (uint32_t i = 0; i < nr && i < 511; i++) {
+        g_string_append_printf(s, " %" PRIu64, ldq_le_p(page + 8 + 8 * i) /
+                               ZSZE);
+    }
+    return g_string_free(s, false);
+}
+
+/* 0xEF code 9: zone fails read only (how 0) or offline (1). */
+static uint16_t fail_zone(Ctrl *c, uint32_t zone, uint32_t how)
+{
+    NvmeCmd cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(9);
+    cmd.cdw11 = cpu_to_le32(zone);
+    cmd.cdw12 = cpu_to_le32(how);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* Asynchronous Event Configuration: Zone Descriptor Changed notices. */
+static void zdcn(Ctrl *c, bool on)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_SET_FEATURES, 0, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(NVME_ASYNCHRONOUS_EVENT_CONF);
+    cmd.cdw11 = cpu_to_le32(on ? 1u << 27 : 0);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+}
+
+/* One outstanding Asynchronous Event Request; run() reaps its
+ * completion (c->aer_done counts the events). */
+static void aer_arm(Ctrl *c)
+{
+    NvmeCmd aer = mk(NVME_ADM_CMD_ASYNC_EV_REQ, 0, 0, 0);
+
+    submit(c, 0, &aer);
+    c->aer_cid[c->naer++] = c->cid;
+}
+
+#define CHECK_LIST(c, want)                        \
+    do {                                           \
+        g_autofree char *l_ = bf_list(c);          \
+        g_assert_cmpstr(l_, ==, want);             \
+    } while (0)
+
+/*
+ * A read with RAE cleared takes off the list the zone identifiers it
+ * transferred whole, no others (a read from an offset, or shorter than
+ * the page); a change while the notice was disabled does not keep later
+ * changes from raising it; one notice at a time until the host reads the
+ * list, and a new one while zones are left on it after a read.
+ */
+void test_zns_changed(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS);
+
+    aer_arm(c);
+    /* notice disabled: zone 1 changes, no event */
+    g_assert_cmphex(fail_zone(c, 1, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 0);
+    CHECK_LIST(c, "1: 1");
+    /* enabled: the next change raises the notice, a third one does not
+     * (the host has not read the list yet) */
+    zdcn(c, true);
+    g_assert_cmphex(fail_zone(c, 2, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 1);
+    aer_arm(c);
+    g_assert_cmphex(fail_zone(c, 3, 1), ==, NVME_SUCCESS);
+    g_assert_cmphex(fail_zone(c, 4, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 1);
+    CHECK_LIST(c, "4: 1 2 3 4");
+    /* the header and the first identifier: zone 1 leaves the list; the
+     * zones left raise a new notice */
+    g_assert_cmphex(bf_read(c, 0, 16, false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 2);
+    CHECK_LIST(c, "3: 2 3 4");
+    /* halves of two identifiers: none transferred whole */
+    aer_arm(c);
+    g_assert_cmphex(bf_read(c, 12, 8, false), ==, NVME_SUCCESS);
+    CHECK_LIST(c, "3: 2 3 4");
+    g_assert_cmpuint(c->aer_done, ==, 3);
+    /* from an offset: the second identifier (zone 3) only */
+    aer_arm(c);
+    g_assert_cmphex(bf_read(c, 16, 8, false), ==, NVME_SUCCESS);
+    CHECK_LIST(c, "2: 2 4");
+    g_assert_cmpuint(c->aer_done, ==, 4);
+    /* the whole page: empty, and no notice */
+    aer_arm(c);
+    g_assert_cmphex(bf_read(c, 0, PAGE, false), ==, NVME_SUCCESS);
+    CHECK_LIST(c, "0:");
+    g_assert_cmpuint(c->aer_done, ==, 4);
+    /* the next change raises it again */
+    g_assert_cmphex(fail_zone(c, 5, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 5);
+    CHECK_LIST(c, "1: 5");
+    zns_stop(c);
+}
