@@ -73,6 +73,16 @@ enum FemuMode {
  */
 #define FEMU_DSM_MAX_RANGES     255
 #define FEMU_DSM_MAX_BYTES      (256ULL << 20)
+/*
+ * Zone Management Send Reset with Select All cannot be refused for its
+ * size: it runs in steps of at most this many bytes of zones that hold
+ * data (at least one zone) and FEMU_ZNS_STEP_ZONES zones looked at,
+ * with the FTL lock and the poller's lock let go between two steps.
+ */
+#define FEMU_ZNS_STEP_BYTES     FEMU_DSM_MAX_BYTES
+#define FEMU_ZNS_STEP_ZONES     4096
+/* A command's status while it has more steps to run (never posted). */
+#define FEMU_REQ_MORE           0xffff
 #define FEMU_PAGE_BITS          12
 
 /*
@@ -201,6 +211,9 @@ struct FemuPoller {
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
     int64_t wake_margin_ns; /* wake up this early for a due completion */
+    /* a command run in steps (status FEMU_REQ_MORE): its next step comes
+     * before any other command of this poller */
+    struct FemuReq *more;
 };
 
 /* The result of executing one command. */
@@ -211,6 +224,7 @@ typedef struct FemuReq {
     uint32_t result;
     int64_t arrival_ns;
     int64_t due_ns;         /* emulated completion time */
+    uint32_t step;          /* a command run in steps: where it goes on */
 } FemuReq;
 
 typedef struct FemuStore {

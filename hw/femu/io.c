@@ -297,7 +297,7 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
         }
     }
     req->status = status;
-    if (status) {
+    if (status && status != FEMU_REQ_MORE) {
         trace_femu_io_err(req->sq->sqid, le16_to_cpu(cmd->cid), cmd->opcode,
                           status);
         femu_error_record(n, req->sq->sqid, cmd, status);

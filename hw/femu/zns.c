@@ -227,6 +227,48 @@ static bool femu_zns_has_data(FemuCtrl *n, uint32_t zone)
     }
 }
 
+/*
+ * Reset with Select All, one step: from zone req->step on, every zone
+ * that holds data (Implicitly or Explicitly Opened, Closed, Full: the
+ * ones Select All resets) is reset and its data leaves the store, up to
+ * FEMU_ZNS_STEP_BYTES of such zones or FEMU_ZNS_STEP_ZONES zones looked
+ * at.  FEMU_REQ_MORE while zones are left: the poller runs the next step
+ * after letting its lock go, as this one lets ftl_lock go.  Each zone's
+ * erases start at the command's arrival; it completes when the last
+ * ends.
+ */
+static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
+{
+    uint64_t zsze = zns_zone_blocks(n->zns);
+    uint64_t zbytes = zsze << n->lba_shift;
+    uint32_t nz = zns_nr_zones(n->zns), first = req->step, i, reset = 0;
+    uint32_t max = MAX(1, FEMU_ZNS_STEP_BYTES / zbytes);
+
+    femu_ftl_lock(n);
+    for (i = first; i < nz && reset < max && i - first < FEMU_ZNS_STEP_ZONES;
+         i++) {
+        uint64_t done;
+
+        if (!femu_zns_has_data(n, i)) {
+            continue;
+        }
+        if (zns_zone_action(n->zns, i, false, ZNS_ACT_RESET, req->arrival_ns,
+                            &done) == ZNS_OK) {
+            femu_store_discard(&n->store, (i * zsze) << n->lba_shift, zbytes);
+            req->due_ns = MAX(req->due_ns, (int64_t)done);
+        }
+        reset++;
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    trace_femu_zns_reset_step(first, i, reset);
+    req->step = i;
+    if (i < nz) {
+        return FEMU_REQ_MORE;
+    }
+    trace_femu_zns_mgmt_send(0, NVME_ZONE_ACTION_RESET, true, ZNS_OK);
+    return NVME_SUCCESS;
+}
+
 /* Zone Management Send (ZNS Command Set 3.4.3). */
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
 {
@@ -237,8 +279,8 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
     uint8_t zsa = dw13 & 0xff;
     bool all = (dw13 >> 8) & 1;
     uint64_t zsze = zns_zone_blocks(n->zns), done = req->due_ns;
-    uint32_t zone = 0, nz = zns_nr_zones(n->zns);
-    g_autofree bool *had = NULL;
+    uint32_t zone = 0;
+    bool had = false;
     enum zns_result r;
 
     if (zsa < NVME_ZONE_ACTION_CLOSE || zsa > NVME_ZONE_ACTION_OFFLINE) {
@@ -253,24 +295,17 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         zone = slba / zsze;
+    } else if (zsa == NVME_ZONE_ACTION_RESET) {
+        return femu_zns_reset_all_step(n, req);
     }
     femu_ftl_lock(n);
-    if (zsa == NVME_ZONE_ACTION_RESET) {
-        /* which zones a reset empties: their data goes from the store */
-        had = g_new0(bool, nz);
-        for (uint32_t i = 0; i < nz; i++) {
-            had[i] = (all || i == zone) && femu_zns_has_data(n, i);
-        }
-    }
+    /* a reset that empties the zone takes its data from the store */
+    had = !all && zsa == NVME_ZONE_ACTION_RESET && femu_zns_has_data(n, zone);
     r = zns_zone_action(n->zns, zone, all, (enum zns_action)zsa,
                         req->due_ns, &done);
-    if (had) {
-        for (uint32_t i = 0; i < nz; i++) {
-            if (had[i] && !femu_zns_has_data(n, i)) {
-                femu_store_discard(&n->store, (i * zsze) << n->lba_shift,
-                                   zsze << n->lba_shift);
-            }
-        }
+    if (had && !femu_zns_has_data(n, zone)) {
+        femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
+                           zsze << n->lba_shift);
     }
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_mgmt_send(slba, zsa, all, r);

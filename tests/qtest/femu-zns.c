@@ -496,3 +496,58 @@ void test_zns_changed(void)
     CHECK_LIST(c, "1: 5");
     zns_stop(c);
 }
+
+/*
+ * Zone Management Send Reset with Select All on 512 zones of 2 MiB, 300
+ * of them written: the device runs it in steps of at most 256 MiB of
+ * zones that hold data (128 zones here), letting its locks go between
+ * them (the trace event femu_zns_reset_step, in a -D log, counts the
+ * steps); the result is the one reset: every zone Empty, zeroes.
+ */
+void test_zns_reset_all(void)
+{
+    g_autofree char *log = g_strdup_printf("%s/femu-zns-reset-%d.log",
+                                           g_get_tmp_dir(), getpid());
+    g_autofree char *args = g_strdup_printf("-trace femu_zns_reset_step "
+                                            "-D %s", log);
+    const char *saved = extra_args;
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    uint32_t steps = 0, reset = 0;
+    Ctrl *c;
+
+    extra_args = args;
+    c = ctrl_start("femu_mode=3,nchs=2,luns_per_ch=2,blks_per_pl=1024,"
+                   "pgs_per_blk=64,zone_luns=2,zone_size_mb=2");
+    extra_args = saved;
+    g_assert_cmpuint(c->ns_blocks, ==, 512 * ZSZE);
+    qtest_memset(c->qts, c->buf, 0x5a, PAGE);
+    for (uint32_t z = 0; z < 300; z++) {
+        g_assert_cmphex(zio(c, NVME_CMD_WRITE, (uint64_t)z * ZSZE, 8, NULL),
+                        ==, NVME_SUCCESS);
+    }
+    g_assert(zread_is(c, 299 * ZSZE, 0x5a));
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, true), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zcount(c, NVME_ZONE_REPORT_EMPTY), ==, 512);
+    g_assert(zread_is(c, 0, 0));
+    g_assert(zread_is(c, 299 * ZSZE, 0));
+    g_assert(g_file_get_contents(log, &text, NULL, NULL));
+    lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        const char *p = strstr(lines[i], "femu_zns_reset_step");
+        uint32_t a, b, r;
+
+        if (p && sscanf(strstr(p, "zones "), "zones %u-%u, %u reset",
+                        &a, &b, &r) == 3) {
+            g_assert_cmpuint(r, <=, 128);
+            reset += r;
+            steps++;
+        }
+    }
+    g_test_message("Reset All: %u zones reset in %u steps", reset, steps);
+    g_assert_cmpuint(reset, ==, 300);
+    g_assert_cmpuint(steps, >=, 3);
+    unlink(log);
+    zns_stop(c);
+}
