@@ -227,9 +227,18 @@ typedef struct FemuReq {
     uint32_t step;          /* a command run in steps: where it goes on */
 } FemuReq;
 
+/* Bytes of the store one bit of its record of written chunks covers. */
+#define FEMU_STORE_CHUNK        4096
+
 typedef struct FemuStore {
     uint8_t *base;
     uint64_t size;
+    /* one bit per FEMU_STORE_CHUNK bytes: set (atomically) after a write
+     * copied data into the chunk, cleared before a discard zeroes all of
+     * it.  A chunk whose bit is clear reads as zeroes; the state file
+     * saves the chunks whose bit is set, whatever the kernel says of
+     * their residency (swapped-out pages read as not resident). */
+    unsigned long *written;
 } FemuStore;
 
 typedef struct FemuAerEvent {
@@ -491,6 +500,8 @@ uint16_t femu_state_save_now(FemuCtrl *n);
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);
 void femu_store_fini(FemuStore *s);
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
+/* Data was copied into [off, off + len): record its chunks as written. */
+void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len);
 
 /* fdp.c: Flexible Data Placement hooks.  Without a subsystem
  * with fdp=on every hook reports "not supported". */

@@ -81,6 +81,10 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     /* the copy goes straight between guest RAM and the store */
     status = femu_dma_cmd(n, &req->cmd, n->store.base + (slba << n->lba_shift),
                           len, !is_write);
+    if (is_write) {
+        /* after the copy (a failed one may have copied part of it) */
+        femu_store_mark(&n->store, slba << n->lba_shift, len);
+    }
     if (status) {
         return status;
     }

@@ -30,11 +30,11 @@
 #include "qemu/cutils.h"
 #include "qemu/timer.h"
 #include "migration/blocker.h"
-#include <sys/mman.h>
+#include "qemu/bitmap.h"
 #include "femu.h"
 #include "trace.h"
 
-#define FEMU_STATE_CHUNK    4096
+#define FEMU_STATE_CHUNK    FEMU_STORE_CHUNK
 #define FEMU_STATE_BATCH    256     /* chunks per DATA section: 1 MiB */
 #define FEMU_STATE_REC      (8 + FEMU_STATE_CHUNK)
 #define FEMU_STATE_DATA_MAX (8 + FEMU_STATE_BATCH * FEMU_STATE_REC)
@@ -90,6 +90,7 @@ static bool femu_state_apply_data(FemuCtrl *n, const uint8_t *p,
         off = idx * FEMU_STATE_CHUNK;
         memcpy(n->store.base + off, r + 8,
                MIN(FEMU_STATE_CHUNK, n->store.size - off));
+        femu_store_mark(&n->store, off, FEMU_STATE_CHUNK);
     }
     *chunks += count;
     return true;
@@ -226,42 +227,37 @@ static int femu_state_put_data(FILE *f, uint8_t *buf, uint32_t *count,
     return 0;
 }
 
-/* DATA sections: the chunks that are resident and not all zeroes. */
+/*
+ * DATA sections: the chunks the store's record says were written and
+ * not discarded since, less those that hold zeroes.  The record, not
+ * mincore(): the kernel reports pages it swapped out (swap files, zram,
+ * zswap) as not resident, and they hold data all the same.
+ */
 static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
                                 char *err, size_t errlen)
 {
-    uint64_t psz = qemu_real_host_page_size();
     uint64_t size = n->store.size;
+    uint64_t nchunks = DIV_ROUND_UP(size, FEMU_STATE_CHUNK);
     g_autofree uint8_t *buf = g_malloc(FEMU_STATE_DATA_MAX);
-    unsigned char vec[1024];
-    uint64_t win = sizeof(vec) * psz;  /* bytes mincore looks at a time */
     uint32_t count = 0;
 
     stl_le_p(buf, FEMU_STATE_CHUNK);
-    for (uint64_t woff = 0; woff < size; woff += win) {
-        uint64_t wlen = MIN(win, size - woff);
-        bool have_vec = mincore(n->store.base + woff, wlen, vec) == 0;
+    for (uint64_t c = find_first_bit(n->store.written, nchunks); c < nchunks;
+         c = find_next_bit(n->store.written, nchunks, c + 1)) {
+        uint64_t off = c * FEMU_STATE_CHUNK;
+        uint64_t clen = MIN(FEMU_STATE_CHUNK, size - off);
+        uint8_t *r;
 
-        for (uint64_t off = woff; off < woff + wlen;
-             off += FEMU_STATE_CHUNK) {
-            uint64_t clen = MIN(FEMU_STATE_CHUNK, size - off);
-            uint8_t *r;
-
-            /* never-touched host pages are not even read */
-            if (have_vec && !(vec[(off - woff) / psz] & 1)) {
-                continue;
-            }
-            if (buffer_is_zero(n->store.base + off, clen)) {
-                continue;
-            }
-            r = buf + 8 + (uint64_t)count * FEMU_STATE_REC;
-            stq_le_p(r, off / FEMU_STATE_CHUNK);
-            memset(r + 8, 0, FEMU_STATE_CHUNK);
-            memcpy(r + 8, n->store.base + off, clen);
-            if (++count == FEMU_STATE_BATCH &&
-                femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
-                return -1;
-            }
+        if (buffer_is_zero(n->store.base + off, clen)) {
+            continue;
+        }
+        r = buf + 8 + (uint64_t)count * FEMU_STATE_REC;
+        stq_le_p(r, c);
+        memset(r + 8, 0, FEMU_STATE_CHUNK);
+        memcpy(r + 8, n->store.base + off, clen);
+        if (++count == FEMU_STATE_BATCH &&
+            femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
+            return -1;
         }
     }
     return count ? femu_state_put_data(f, buf, &count, chunks, err, errlen)

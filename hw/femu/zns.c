@@ -155,6 +155,7 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
         status = femu_dma_cmd(n, &req->cmd,
                               n->store.base + (start << n->lba_shift), len,
                               false);
+        femu_store_mark(&n->store, start << n->lba_shift, len);
     }
     if (status) {
         /* a transfer that failed part way may have copied some blocks:

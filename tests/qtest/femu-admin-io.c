@@ -1,7 +1,7 @@
 /*
  * femu-test cases: admin and I/O commands -- opcodes, command fields,
  * PRP/SGL data pointers, Get Log Page, Get/Set Features, Dataset
- * Management.
+ * Management, state files.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -656,4 +656,74 @@ void test_dsm_busy(void)
     }
     g_assert(ok);
     ctrl_stop(c);
+}
+
+/*
+ * Host data in the state file (state=PATH): written blocks survive a
+ * save on demand (0xEF code 8) and the save at exit, and read back after
+ * a restart; trimmed ones read zeroes.  tests/qtest/femu-state-data.t
+ * runs this with a mincore() that reports every page not resident, as
+ * Linux does for pages it swapped out: the device's own record of the
+ * chunks written decides what is saved, not residency.
+ */
+static bool read_is(Ctrl *c, uint64_t slba, uint8_t v)
+{
+    uint8_t b[PAGE];
+
+    g_assert_cmphex(rw(c, NVME_CMD_READ, slba, PAGE >> c->lba_shift, c->buf,
+                       0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, b, sizeof(b));
+    for (size_t i = 0; i < sizeof(b); i++) {
+        if (b[i] != v) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void test_state_data(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("femu-state-data-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/s.femu", dir);
+    g_autofree char *opts = g_strdup_printf(
+        "nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,"
+        "state=%s", path);
+    uint64_t lbas[3];
+    NvmeCmd cmd;
+    Ctrl *c = ctrl_start(opts);
+
+    lbas[0] = 0;
+    lbas[1] = (c->ns_blocks / 2) & ~7ull;
+    lbas[2] = (c->ns_blocks - 8) & ~7ull;
+    for (int i = 0; i < 3; i++) {
+        qtest_memset(c->qts, c->buf, 0x31 + i, PAGE);
+        g_assert_cmphex(rw(c, NVME_CMD_WRITE, lbas[i], PAGE >> c->lba_shift,
+                           c->buf, 0), ==, NVME_SUCCESS);
+    }
+    /* the middle one deallocated: its chunk leaves the record */
+    {
+        NvmeDsmRange r = { .nlb = cpu_to_le32(PAGE >> c->lba_shift),
+                           .slba = cpu_to_le64(lbas[1]) };
+
+        qtest_memwrite(c->qts, c->buf + 4 * PAGE, &r, sizeof(r));
+        cmd = mk(NVME_CMD_DSM, 1, c->buf + 4 * PAGE, 0);
+        cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+    cmd.cdw10 = cpu_to_le32(8);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+    ctrl_stop(c);           /* QEMU quits: the exit save */
+
+    c = ctrl_start(opts);
+    g_assert(read_is(c, lbas[0], 0x31));
+    g_assert(read_is(c, lbas[1], 0));
+    g_assert(read_is(c, lbas[2], 0x33));
+    ctrl_stop(c);
+    {
+        g_autofree char *lock = g_strdup_printf("%s.lock", path);
+        unlink(path);
+        unlink(lock);
+        rmdir(dir);
+    }
 }

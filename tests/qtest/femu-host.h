@@ -126,6 +126,7 @@ void test_get_log(void);
 void test_dsm(void);
 void test_dsm_gc(void);
 void test_dsm_busy(void);
+void test_state_data(void);
 /* femu-queues.c */
 void test_queues(void);
 void test_doorbells(void);
