@@ -307,6 +307,13 @@ struct FemuCtrl {
     struct ftl_config cfg;
     FemuParams params;
     int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
+    /* a save the guest asked for (0xEF code 8), run by save_thread; the
+     * admin queue waits while save_running (main loop only) */
+    QemuThread save_thread;
+    QEMUBH *save_bh;
+    bool save_running;
+    NvmeCmd save_cmd;
+    Error *save_err;
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
 
@@ -494,7 +501,10 @@ void femu_state_unrealize(FemuCtrl *n);
 bool femu_state_load(FemuCtrl *n, Error **errp);
 bool femu_state_save(FemuCtrl *n, Error **errp);
 void femu_state_exit(FemuCtrl *n);
-uint16_t femu_state_save_now(FemuCtrl *n);
+uint16_t femu_state_save_now(FemuCtrl *n, NvmeCmd *cmd);
+bool femu_state_saving(FemuCtrl *n);
+void femu_state_save_wait(FemuCtrl *n);
+void femu_state_class_init(ObjectClass *oc);
 
 /* store.c */
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);

@@ -127,6 +127,7 @@ void test_dsm(void);
 void test_dsm_gc(void);
 void test_dsm_busy(void);
 void test_state_data(void);
+void test_state_save_qmp(void);
 /* femu-queues.c */
 void test_queues(void);
 void test_doorbells(void);
