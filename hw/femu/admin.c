@@ -557,7 +557,7 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
         return femu_zns_fail_zone(n, cmd);
     case FEMU_CTRL_SAVE_STATE:
         /* save the state file now (state= property) */
-        return femu_state_save_now(n);
+        return femu_state_save_now(n, cmd);
     case FEMU_CTRL_IO_LOG_ON:
     case FEMU_CTRL_IO_LOG_OFF:
         qatomic_set(&n->io_log, code == FEMU_CTRL_IO_LOG_ON);
@@ -672,8 +672,9 @@ void femu_admin_bh(void *opaque)
     FemuSQ *sq = n->sq[0];
     NvmeCmd cmd;
 
-    /* the admin queue is small; serve all of it, leave none behind */
-    while (sq && femu_sq_fetch(sq, &cmd)) {
+    /* the admin queue is small; serve all of it, leave none behind,
+     * except while a save runs: it goes on when the save completes */
+    while (sq && !femu_state_saving(n) && femu_sq_fetch(sq, &cmd)) {
         uint32_t result = 0;
         uint16_t status;
 

@@ -135,6 +135,7 @@ void femu_aer_reset(FemuCtrl *n)
     n->naer = 0;
     n->naer_queued = 0;
     n->aer_mask = 0;
+    n->zdc_notice = false;
 }
 
 /* Log page 01h: the entries newest first; never written ones stay 0. */

@@ -153,6 +153,7 @@ static void femu_exit_notify(Notifier *notifier, void *data)
 {
     FemuCtrl *n = container_of(notifier, FemuCtrl, exit_notifier);
 
+    femu_state_save_wait(n);
     femu_pollers_stop(n);
     /* guest power-off, quit, SIGTERM: the threads are stopped, the SSD
      * is quiet: keep it in its state file */
@@ -337,6 +338,7 @@ static void femu_exit(PCIDevice *pdev)
     /* stop the threads first: nothing may touch queues or the store */
     qemu_remove_exit_notifier(&n->exit_notifier);
     qemu_del_vm_change_state_handler(n->vm_state);
+    femu_state_save_wait(n);
     femu_pollers_stop(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);
@@ -382,6 +384,7 @@ static void femu_class_init(ObjectClass *oc, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     dc->desc = "FEMU NVMe SSD emulator (BlackBox SSD / NoSSD / ZNS SSD)";
     femu_props_class_init(oc);     /* props.c */
+    femu_state_class_init(oc);
     device_class_set_legacy_reset(dc, femu_pci_reset);
     dc->vmsd = &femu_vmstate;
     /* the pollers and the store are set up for the VM's lifetime */

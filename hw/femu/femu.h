@@ -76,6 +76,16 @@ enum FemuMode {
  */
 #define FEMU_DSM_MAX_RANGES     255
 #define FEMU_DSM_MAX_BYTES      (256ULL << 20)
+/*
+ * Zone Management Send Reset with Select All cannot be refused for its
+ * size: it runs in steps of at most this many bytes of zones that hold
+ * data (at least one zone) and FEMU_ZNS_STEP_ZONES zones looked at,
+ * with the FTL lock and the poller's lock let go between two steps.
+ */
+#define FEMU_ZNS_STEP_BYTES     FEMU_DSM_MAX_BYTES
+#define FEMU_ZNS_STEP_ZONES     4096
+/* A command's status while it has more steps to run (never posted). */
+#define FEMU_REQ_MORE           0xffff
 #define FEMU_PAGE_BITS          12
 
 /*
@@ -218,6 +228,9 @@ struct FemuPoller {
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
     int64_t wake_margin_ns; /* wake up this early for a due completion */
+    /* a command run in steps (status FEMU_REQ_MORE): its next step comes
+     * before any other command of this poller */
+    struct FemuReq *more;
 };
 
 /* The result of executing one command. */
@@ -228,11 +241,21 @@ typedef struct FemuReq {
     uint32_t result;
     int64_t arrival_ns;
     int64_t due_ns;         /* emulated completion time */
+    uint32_t step;          /* a command run in steps: where it goes on */
 } FemuReq;
+
+/* Bytes of the store one bit of its record of written chunks covers. */
+#define FEMU_STORE_CHUNK        4096
 
 typedef struct FemuStore {
     uint8_t *base;
     uint64_t size;
+    /* one bit per FEMU_STORE_CHUNK bytes: set (atomically) after a write
+     * copied data into the chunk, cleared before a discard zeroes all of
+     * it.  A chunk whose bit is clear reads as zeroes; the state file
+     * saves the chunks whose bit is set, whatever the kernel says of
+     * their residency (swapped-out pages read as not resident). */
+    unsigned long *written;
 } FemuStore;
 
 typedef struct FemuAerEvent {
@@ -314,6 +337,13 @@ struct FemuCtrl {
     uint64_t compat[FEMU_COMPAT_SLOTS];
     bool prop_given[FEMU_MAX_PROP_ROWS];
     int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
+    /* a save the guest asked for (0xEF code 8), run by save_thread; the
+     * admin queue waits while save_running (main loop only) */
+    QemuThread save_thread;
+    QEMUBH *save_bh;
+    bool save_running;
+    NvmeCmd save_cmd;
+    Error *save_err;
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
 
@@ -368,6 +398,9 @@ struct FemuCtrl {
     FemuAerEvent aer_queue[FEMU_AER_QUEUED_MAX];
     int naer_queued;
     uint8_t aer_mask;       /* event types awaiting a log read (RAE) */
+    /* a Zone Descriptor Changed notice was raised and the host has not
+     * read log BFh with RAE cleared since: a change raises no other */
+    bool zdc_notice;
 
     /* error information log (ring of FEMU_ELPE + 1) */
     NvmeErrorLog errlog[FEMU_ELPE + 1];
@@ -505,12 +538,17 @@ void femu_state_unrealize(FemuCtrl *n);
 bool femu_state_load(FemuCtrl *n, Error **errp);
 bool femu_state_save(FemuCtrl *n, Error **errp);
 void femu_state_exit(FemuCtrl *n);
-uint16_t femu_state_save_now(FemuCtrl *n);
+uint16_t femu_state_save_now(FemuCtrl *n, NvmeCmd *cmd);
+bool femu_state_saving(FemuCtrl *n);
+void femu_state_save_wait(FemuCtrl *n);
+void femu_state_class_init(ObjectClass *oc);
 
 /* store.c */
 int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp);
 void femu_store_fini(FemuStore *s);
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
+/* Data was copied into [off, off + len): record its chunks as written. */
+void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len);
 
 /* fdp.c: Flexible Data Placement hooks.  Without a subsystem
  * with fdp=on every hook reports "not supported". */
@@ -548,8 +586,9 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
 void femu_zns_control(FemuCtrl *n, uint32_t code);
 /* Changed Zone List log page BFh into a zeroed 4096-byte buffer. */
 void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);
-/* A read of BFh with RAE cleared: the list starts again empty. */
-void femu_zns_changed_clear(FemuCtrl *n);
+/* A read of BFh with RAE cleared that transferred bytes off .. off +
+ * len - 1 of the page: the zones it transferred leave the list. */
+void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len);
 /* 0xEF code 9: a zone fails (Read Only or Offline), as media would. */
 uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd);
 

@@ -81,6 +81,10 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     /* the copy goes straight between guest RAM and the store */
     status = femu_dma_cmd(n, &req->cmd, n->store.base + (slba << n->lba_shift),
                           len, !is_write);
+    if (is_write) {
+        /* after the copy (a failed one may have copied part of it) */
+        femu_store_mark(&n->store, slba << n->lba_shift, len);
+    }
     if (status) {
         return status;
     }
@@ -297,7 +301,7 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
         }
     }
     req->status = status;
-    if (status) {
+    if (status && status != FEMU_REQ_MORE) {
         trace_femu_io_err(req->sq->sqid, le16_to_cpu(cmd->cid), cmd->opcode,
                           status);
         femu_error_record(n, req->sq->sqid, cmd, status);

@@ -336,8 +336,8 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     memcpy(out, page + off, MIN(len, size - off));
     status = femu_dma_cmd(n, cmd, out, len, true);
     if (!status && !rae && lid == FEMU_LOG_CHANGED_ZONES) {
-        /* read and acknowledged: later changes start a new list */
-        femu_zns_changed_clear(n);
+        /* read and acknowledged: the zones transferred leave the list */
+        femu_zns_changed_read(n, off, len);
     }
     if (!status && !rae && aer_type != 0xff) {
         femu_aer_clear(n, aer_type);

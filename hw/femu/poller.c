@@ -231,6 +231,49 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
     return progress;
 }
 
+/* Queue the completion of an executed command, or post it if due. */
+static void femu_req_done(FemuPoller *p, FemuReq *req)
+{
+    FemuSQ *sq = req->sq;
+    FemuPending e;
+    int64_t now;
+
+    trace_femu_io_fetch(sq->sqid, le16_to_cpu(req->cmd.cid),
+                        req->cmd.opcode, sq->head,
+                        req->due_ns - req->arrival_ns);
+    e.due_ns = req->due_ns;
+    e.sq = sq;
+    e.cid = req->cmd.cid;
+    e.status = req->status;
+    e.result = req->result;
+    now = get_clock();
+    if (!(e.due_ns <= now && !p->nheap &&
+          !(qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
+          femu_complete(p, &e))) {
+        femu_heap_push(p, &e);
+    }
+}
+
+/*
+ * The next step of a command run in steps (Zone Management Send Reset
+ * with Select All): true when it has finished.  Between two steps the
+ * poller loop lets p->lock go (and the step lets ftl_lock go), so the
+ * main loop waits for one step, not for the whole command.
+ */
+static bool femu_more(FemuPoller *p)
+{
+    FemuReq *req = p->more;
+
+    femu_io_exec(p->n, req);
+    if (req->status == FEMU_REQ_MORE) {
+        return false;
+    }
+    femu_req_done(p, req);
+    g_free(req);
+    p->more = NULL;
+    return true;
+}
+
 /*
  * Fetch and execute commands, at most FEMU_FETCH_BURST per SQ, starting
  * with a different SQ each time (p->rr) for fairness.  Completions that
@@ -245,13 +288,15 @@ static bool femu_fetch(FemuPoller *p)
     bool progress = false;
     int nsqs = p->nsqs;
 
+    if (p->more && !femu_more(p)) {
+        return true;
+    }
     for (int j = 0; j < nsqs; j++) {
         FemuSQ *sq = p->sqs[(p->rr + j) % nsqs];
 
         for (int k = 0; k < FEMU_FETCH_BURST; k++) {
             FemuReq req;
-            FemuPending e;
-            int64_t now, next_due;
+            int64_t next_due;
 
             if (qatomic_read(&p->lock_waiters)) {
                 /* the main loop (BQL held) waits for p->lock */
@@ -270,22 +315,15 @@ static bool femu_fetch(FemuPoller *p)
             req.result = 0;
             req.arrival_ns = get_clock();
             req.due_ns = req.arrival_ns;
+            req.step = 0;
             femu_io_exec(n, &req);
-
-            trace_femu_io_fetch(sq->sqid, le16_to_cpu(req.cmd.cid),
-                                req.cmd.opcode, sq->head,
-                                req.due_ns - req.arrival_ns);
-            e.due_ns = req.due_ns;
-            e.sq = sq;
-            e.cid = req.cmd.cid;
-            e.status = req.status;
-            e.result = req.result;
-            now = get_clock();
-            if (!(e.due_ns <= now && !p->nheap &&
-                  !(qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
-                  femu_complete(p, &e))) {
-                femu_heap_push(p, &e);
+            if (req.status == FEMU_REQ_MORE) {
+                /* its next step first, after the caller let p->lock go */
+                p->more = g_memdup2(&req, sizeof(req));
+                p->rr = (p->rr + j + 1) % nsqs;
+                return true;
             }
+            femu_req_done(p, &req);
             femu_post_due(p, &next_due);
             if (p->irq_due_ns != INT64_MAX &&
                 get_clock() - p->irq_due_ns >= FEMU_IRQ_BATCH_NS) {
@@ -636,6 +674,12 @@ void femu_poller_detach(FemuCtrl *n, FemuSQ *sq)
             break;
         }
     }
+    if (p->more && p->more->sq == sq) {
+        /* the steps run so far stay done, as for any aborted command */
+        femu_cq_post(sq->cq, sq, p->more->cmd.cid, NVME_CMD_ABORT_SQ_DEL, 0);
+        g_free(p->more);
+        p->more = NULL;
+    }
     keep = femu_abort_sq_entries(p->heap, p->nheap, sq);
     /* parked ones too (if the CQ is still full, the entry is lost, as
      * on a real bus: the host deleted the SQ without consuming them) */
@@ -668,6 +712,8 @@ static void femu_poller_quiesce(FemuPoller *p)
     p->nsqs = 0;
     p->nheap = 0;
     p->nparked = 0;
+    g_free(p->more);
+    p->more = NULL;
     qemu_mutex_unlock(&p->lock);
 }
 

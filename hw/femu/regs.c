@@ -133,6 +133,9 @@ void femu_ctrl_reset(FemuCtrl *n)
     if (!n->sq) {
         return;
     }
+    /* a save the guest asked for ends first; its command is dropped with
+     * the queues */
+    femu_state_save_wait(n);
     femu_pollers_quiesce(n);
     femu_queues_free_all(n);
     n->dbbuf_dbs = 0;

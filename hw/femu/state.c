@@ -30,11 +30,11 @@
 #include "qemu/cutils.h"
 #include "qemu/timer.h"
 #include "migration/blocker.h"
-#include <sys/mman.h>
+#include "qemu/bitmap.h"
 #include "femu.h"
 #include "trace.h"
 
-#define FEMU_STATE_CHUNK    4096
+#define FEMU_STATE_CHUNK    FEMU_STORE_CHUNK
 #define FEMU_STATE_BATCH    256     /* chunks per DATA section: 1 MiB */
 #define FEMU_STATE_REC      (8 + FEMU_STATE_CHUNK)
 #define FEMU_STATE_DATA_MAX (8 + FEMU_STATE_BATCH * FEMU_STATE_REC)
@@ -49,6 +49,8 @@ static uint64_t rd64(const uint8_t *p)
 {
     return ldq_le_p(p);
 }
+
+static void femu_state_save_bh(void *opaque);
 
 /* The name the messages give the device: its id, else its serial. */
 static const char *femu_state_devname(FemuCtrl *n)
@@ -90,6 +92,7 @@ static bool femu_state_apply_data(FemuCtrl *n, const uint8_t *p,
         off = idx * FEMU_STATE_CHUNK;
         memcpy(n->store.base + off, r + 8,
                MIN(FEMU_STATE_CHUNK, n->store.size - off));
+        femu_store_mark(&n->store, off, FEMU_STATE_CHUNK);
     }
     *chunks += count;
     return true;
@@ -226,42 +229,37 @@ static int femu_state_put_data(FILE *f, uint8_t *buf, uint32_t *count,
     return 0;
 }
 
-/* DATA sections: the chunks that are resident and not all zeroes. */
+/*
+ * DATA sections: the chunks the store's record says were written and
+ * not discarded since, less those that hold zeroes.  The record, not
+ * mincore(): the kernel reports pages it swapped out (swap files, zram,
+ * zswap) as not resident, and they hold data all the same.
+ */
 static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
                                 char *err, size_t errlen)
 {
-    uint64_t psz = qemu_real_host_page_size();
     uint64_t size = n->store.size;
+    uint64_t nchunks = DIV_ROUND_UP(size, FEMU_STATE_CHUNK);
     g_autofree uint8_t *buf = g_malloc(FEMU_STATE_DATA_MAX);
-    unsigned char vec[1024];
-    uint64_t win = sizeof(vec) * psz;  /* bytes mincore looks at a time */
     uint32_t count = 0;
 
     stl_le_p(buf, FEMU_STATE_CHUNK);
-    for (uint64_t woff = 0; woff < size; woff += win) {
-        uint64_t wlen = MIN(win, size - woff);
-        bool have_vec = mincore(n->store.base + woff, wlen, vec) == 0;
+    for (uint64_t c = find_first_bit(n->store.written, nchunks); c < nchunks;
+         c = find_next_bit(n->store.written, nchunks, c + 1)) {
+        uint64_t off = c * FEMU_STATE_CHUNK;
+        uint64_t clen = MIN(FEMU_STATE_CHUNK, size - off);
+        uint8_t *r;
 
-        for (uint64_t off = woff; off < woff + wlen;
-             off += FEMU_STATE_CHUNK) {
-            uint64_t clen = MIN(FEMU_STATE_CHUNK, size - off);
-            uint8_t *r;
-
-            /* never-touched host pages are not even read */
-            if (have_vec && !(vec[(off - woff) / psz] & 1)) {
-                continue;
-            }
-            if (buffer_is_zero(n->store.base + off, clen)) {
-                continue;
-            }
-            r = buf + 8 + (uint64_t)count * FEMU_STATE_REC;
-            stq_le_p(r, off / FEMU_STATE_CHUNK);
-            memset(r + 8, 0, FEMU_STATE_CHUNK);
-            memcpy(r + 8, n->store.base + off, clen);
-            if (++count == FEMU_STATE_BATCH &&
-                femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
-                return -1;
-            }
+        if (buffer_is_zero(n->store.base + off, clen)) {
+            continue;
+        }
+        r = buf + 8 + (uint64_t)count * FEMU_STATE_REC;
+        stq_le_p(r, c);
+        memset(r + 8, 0, FEMU_STATE_CHUNK);
+        memcpy(r + 8, n->store.base + off, clen);
+        if (++count == FEMU_STATE_BATCH &&
+            femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
+            return -1;
         }
     }
     return count ? femu_state_put_data(f, buf, &count, chunks, err, errlen)
@@ -362,6 +360,8 @@ static bool femu_state_lock(FemuCtrl *n, Error **errp)
 bool femu_state_realize(FemuCtrl *n, Error **errp)
 {
     n->state_lock_fd = -1;
+    n->save_bh = qemu_bh_new_guarded(femu_state_save_bh, n,
+                                     &DEVICE(n)->mem_reentrancy_guard);
     if (!n->params.state_path) {
         return true;
     }
@@ -401,6 +401,11 @@ bool femu_block_migration(FemuCtrl *n, Error **errp)
 
 void femu_state_unrealize(FemuCtrl *n)
 {
+    femu_state_save_wait(n);
+    if (n->save_bh) {
+        qemu_bh_delete(n->save_bh);
+        n->save_bh = NULL;
+    }
     if (n->migration_blocker) {
         migrate_del_blocker(&n->migration_blocker);
     }
@@ -408,6 +413,141 @@ void femu_state_unrealize(FemuCtrl *n)
         close(n->state_lock_fd);
         n->state_lock_fd = -1;
     }
+}
+
+/*
+ * Saves on demand.  The SSD must be quiet while it is written: every
+ * poller's lock and the FTL lock are held (the commands being executed
+ * finish first, I/O waits).  The BQL is not needed for that, so a save
+ * the guest asks for (0xEF code 8) runs in a thread of its own: the main
+ * loop goes on (QMP, the vCPUs' MMIO, interrupts), only the admin queue
+ * waits, and the command completes from a bottom half when the file is
+ * on disk.  One save at a time: the admin queue waits for the running
+ * one, so a guest that loops on code 8 saves back to back, never two at
+ * once.
+ */
+static bool femu_state_save_quiet(FemuCtrl *n, Error **errp)
+{
+    bool ok;
+
+    femu_pollers_lock_all(n);
+    femu_ftl_lock_main(n);
+    ok = femu_state_save(n, errp);
+    qemu_mutex_unlock(&n->ftl_lock);
+    femu_pollers_unlock_all(n);
+    return ok;
+}
+
+static void *femu_state_save_thread(void *opaque)
+{
+    FemuCtrl *n = opaque;
+
+    /* a failure is reported by femu_state_save_finish, under the BQL */
+    femu_state_save_quiet(n, &n->save_err);
+    qemu_bh_schedule(n->save_bh);
+    return NULL;
+}
+
+/*
+ * Main loop: wait for the running save (if any), report its failure and
+ * complete its admin command, unless a controller reset (drop) dropped
+ * the queues it came from; the admin queue goes on.
+ */
+static void femu_state_save_finish(FemuCtrl *n, bool drop)
+{
+    FemuSQ *sq = n->sq ? n->sq[0] : NULL;
+    uint16_t status = NVME_SUCCESS;
+
+    if (!n->save_running) {
+        return;
+    }
+    qemu_thread_join(&n->save_thread);
+    n->save_running = false;
+    if (n->save_err) {
+        error_report_err(n->save_err);
+        n->save_err = NULL;
+        status = NVME_INTERNAL_DEV_ERROR;
+    }
+    trace_femu_admin_done(le16_to_cpu(n->save_cmd.cid), n->save_cmd.opcode,
+                          status, 0);
+    if (drop || !sq) {
+        return;
+    }
+    if (status) {
+        femu_error_record(n, 0, &n->save_cmd, status);
+    }
+    femu_cq_post(sq->cq, sq, n->save_cmd.cid, status, 0);
+    qemu_bh_schedule(n->admin_bh);
+}
+
+static void femu_state_save_bh(void *opaque)
+{
+    femu_state_save_finish(opaque, false);
+}
+
+/* 0xEF code 8 (admin queue, BQL held): start a save in its thread. */
+uint16_t femu_state_save_now(FemuCtrl *n, NvmeCmd *cmd)
+{
+    if (!n->params.state_path || !n->ftl) {
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    n->save_cmd = *cmd;
+    n->save_running = true;
+    qemu_thread_create(&n->save_thread, "femu-save", femu_state_save_thread,
+                       n, QEMU_THREAD_JOINABLE);
+    return NVME_NO_COMPLETE;
+}
+
+bool femu_state_saving(FemuCtrl *n)
+{
+    return n->save_running;
+}
+
+/* Controller reset, exit: the running save ends; nothing is completed. */
+void femu_state_save_wait(FemuCtrl *n)
+{
+    femu_state_save_finish(n, true);
+}
+
+/*
+ * QOM property save-state (qom-set DEVICE save-state true): a checkpoint
+ * from the host, whatever the guest does.  It returns when the file is
+ * on disk (after a save the guest started, if one runs); the main loop
+ * waits for it, as for a migration's last pass.
+ */
+static void femu_state_prop_set(Object *obj, bool value, Error **errp)
+{
+    FemuCtrl *n = FEMU(obj);
+
+    if (!value) {
+        return;
+    }
+    if (!DEVICE(obj)->realized) {
+        error_setg(errp, "save-state: saves a running device's state "
+                   "file; set it with qom-set, not on the command line");
+        return;
+    }
+    if (!n->params.state_path || !n->ftl) {
+        error_setg(errp, "save-state: femu device '%s' has no state file "
+                   "(state=PATH, femu_mode=1)", femu_state_devname(n));
+        return;
+    }
+    femu_state_save_finish(n, false);
+    femu_state_save_quiet(n, errp);
+}
+
+static bool femu_state_prop_get(Object *obj, Error **errp)
+{
+    return FEMU(obj)->save_running;
+}
+
+void femu_state_class_init(ObjectClass *oc)
+{
+    object_class_property_add_bool(oc, "save-state", femu_state_prop_get,
+                                   femu_state_prop_set);
+    object_class_property_set_description(oc, "save-state",
+        "write true (QMP qom-set) to save the state file now; reads true "
+        "while a save the guest asked for runs (docs/state.md)");
 }
 
 /* QEMU is exiting and the pollers are stopped: save, report a failure. */
@@ -418,25 +558,4 @@ void femu_state_exit(FemuCtrl *n)
     if (n->params.state_path && n->ftl && !femu_state_save(n, &local_err)) {
         error_report_err(local_err);
     }
-}
-
-/* 0xEF code 8 (admin queue, BQL held): save now, with the device quiet. */
-uint16_t femu_state_save_now(FemuCtrl *n)
-{
-    Error *local_err = NULL;
-    bool ok;
-
-    if (!n->params.state_path || !n->ftl) {
-        return NVME_INVALID_FIELD | NVME_DNR;
-    }
-    femu_pollers_lock_all(n);
-    femu_ftl_lock_main(n);
-    ok = femu_state_save(n, &local_err);
-    qemu_mutex_unlock(&n->ftl_lock);
-    femu_pollers_unlock_all(n);
-    if (!ok) {
-        error_report_err(local_err);
-        return NVME_INTERNAL_DEV_ERROR;
-    }
-    return NVME_SUCCESS;
 }

@@ -5,7 +5,10 @@
  * committed (MAP_NORESERVE): the kernel allocates a host page on the
  * first write to it, a read of a never-written page maps the shared zero
  * page, and a trim hands whole pages back with MADV_DONTNEED (they read
- * as zeroes again).  So only written pages cost memory.  The store lives
+ * as zeroes again).  So only written pages cost memory.  A bitmap
+ * records which 4 KiB chunks were written (femu_store_mark) and not
+ * discarded since: the state file saves those, without asking the kernel
+ * which pages are resident.  The store lives
  * as long as the device: controller resets and guest reboots keep it,
  * unrealize (QEMU exit) frees it.
  *
@@ -20,6 +23,7 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qemu/madvise.h"
+#include "qemu/bitmap.h"
 #include <sys/mman.h>
 #include "femu.h"
 
@@ -36,6 +40,7 @@ int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp)
     }
     s->base = p;
     s->size = bytes;
+    s->written = bitmap_new(DIV_ROUND_UP(bytes, FEMU_STORE_CHUNK));
     return 0;
 }
 
@@ -43,8 +48,24 @@ void femu_store_fini(FemuStore *s)
 {
     if (s->base) {
         munmap(s->base, s->size);
+        g_free(s->written);
+        s->written = NULL;
         s->base = NULL;
         s->size = 0;
+    }
+}
+
+void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len)
+{
+    uint64_t end;
+
+    if (off >= s->size || !len) {
+        return;
+    }
+    end = MIN(off + len, s->size);
+    for (uint64_t c = off / FEMU_STORE_CHUNK;
+         c * FEMU_STORE_CHUNK < end; c++) {
+        set_bit_atomic(c, s->written);
     }
 }
 
@@ -52,12 +73,23 @@ void femu_store_fini(FemuStore *s)
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len)
 {
     uint64_t psz = qemu_real_host_page_size();
-    uint64_t start, end;
+    uint64_t start, end, c0, c1;
 
     if (off >= s->size || !len) {
         return;
     }
     len = MIN(len, s->size - off);
+    /* the chunks it zeroes whole hold nothing any more: cleared before
+     * they are zeroed, so that a write racing with it (which marks after
+     * its copy) never leaves data in a chunk whose bit is clear */
+    c0 = DIV_ROUND_UP(off, FEMU_STORE_CHUNK);
+    /* the last chunk of a store that is not a whole number of chunks
+     * ends with the store */
+    c1 = off + len == s->size ? DIV_ROUND_UP(s->size, FEMU_STORE_CHUNK)
+                              : (off + len) / FEMU_STORE_CHUNK;
+    for (uint64_t c = c0; c < c1; c++) {
+        clear_bit_atomic(c, s->written);
+    }
     start = ROUND_UP(off, psz);
     end = ROUND_DOWN(off + len, psz);
     if (start >= end) {

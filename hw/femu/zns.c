@@ -157,6 +157,7 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
         status = femu_dma_cmd(n, &req->cmd,
                               n->store.base + (start << n->lba_shift), len,
                               false);
+        femu_store_mark(&n->store, start << n->lba_shift, len);
     }
     if (status) {
         /* a transfer that failed part way may have copied some blocks:
@@ -236,6 +237,48 @@ static bool femu_zns_has_data(FemuCtrl *n, uint32_t zone)
     }
 }
 
+/*
+ * Reset with Select All, one step: from zone req->step on, every zone
+ * that holds data (Implicitly or Explicitly Opened, Closed, Full: the
+ * ones Select All resets) is reset and its data leaves the store, up to
+ * FEMU_ZNS_STEP_BYTES of such zones or FEMU_ZNS_STEP_ZONES zones looked
+ * at.  FEMU_REQ_MORE while zones are left: the poller runs the next step
+ * after letting its lock go, as this one lets ftl_lock go.  Each zone's
+ * erases start at the command's arrival; it completes when the last
+ * ends.
+ */
+static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
+{
+    uint64_t zsze = zns_zone_blocks(n->zns);
+    uint64_t zbytes = zsze << n->lba_shift;
+    uint32_t nz = zns_nr_zones(n->zns), first = req->step, i, reset = 0;
+    uint32_t max = MAX(1, FEMU_ZNS_STEP_BYTES / zbytes);
+
+    femu_ftl_lock(n);
+    for (i = first; i < nz && reset < max && i - first < FEMU_ZNS_STEP_ZONES;
+         i++) {
+        uint64_t done;
+
+        if (!femu_zns_has_data(n, i)) {
+            continue;
+        }
+        if (zns_zone_action(n->zns, i, false, ZNS_ACT_RESET, req->arrival_ns,
+                            &done) == ZNS_OK) {
+            femu_store_discard(&n->store, (i * zsze) << n->lba_shift, zbytes);
+            req->due_ns = MAX(req->due_ns, (int64_t)done);
+        }
+        reset++;
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    trace_femu_zns_reset_step(first, i, reset);
+    req->step = i;
+    if (i < nz) {
+        return FEMU_REQ_MORE;
+    }
+    trace_femu_zns_mgmt_send(0, NVME_ZONE_ACTION_RESET, true, ZNS_OK);
+    return NVME_SUCCESS;
+}
+
 /* Zone Management Send (ZNS Command Set 3.4.3). */
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
 {
@@ -246,8 +289,8 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
     uint8_t zsa = dw13 & 0xff;
     bool all = (dw13 >> 8) & 1;
     uint64_t zsze = zns_zone_blocks(n->zns), done = req->due_ns;
-    uint32_t zone = 0, nz = zns_nr_zones(n->zns);
-    g_autofree bool *had = NULL;
+    uint32_t zone = 0;
+    bool had = false;
     enum zns_result r;
 
     if (zsa < NVME_ZONE_ACTION_CLOSE || zsa > NVME_ZONE_ACTION_OFFLINE) {
@@ -262,24 +305,17 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         zone = slba / zsze;
+    } else if (zsa == NVME_ZONE_ACTION_RESET) {
+        return femu_zns_reset_all_step(n, req);
     }
     femu_ftl_lock(n);
-    if (zsa == NVME_ZONE_ACTION_RESET) {
-        /* which zones a reset empties: their data goes from the store */
-        had = g_new0(bool, nz);
-        for (uint32_t i = 0; i < nz; i++) {
-            had[i] = (all || i == zone) && femu_zns_has_data(n, i);
-        }
-    }
+    /* a reset that empties the zone takes its data from the store */
+    had = !all && zsa == NVME_ZONE_ACTION_RESET && femu_zns_has_data(n, zone);
     r = zns_zone_action(n->zns, zone, all, (enum zns_action)zsa,
                         req->due_ns, &done);
-    if (had) {
-        for (uint32_t i = 0; i < nz; i++) {
-            if (had[i] && !femu_zns_has_data(n, i)) {
-                femu_store_discard(&n->store, (i * zsze) << n->lba_shift,
-                                   zsze << n->lba_shift);
-            }
-        }
+    if (had && !femu_zns_has_data(n, zone)) {
+        femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
+                           zsze << n->lba_shift);
     }
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_mgmt_send(slba, zsa, all, r);
@@ -421,26 +457,63 @@ void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf)
     }
 }
 
-void femu_zns_changed_clear(FemuCtrl *n)
+/*
+ * A read of the list with RAE cleared acknowledges what it transferred:
+ * the zone identifiers it carried whole leave the list, the others stay
+ * in order (a read from an offset, or shorter than the page, takes only
+ * its part).  A list that overflowed (Number of Zone Identifiers FFFFh)
+ * names no zone: a read of that field clears it.  The notice is
+ * acknowledged too; if zones are left, a new one tells the host so.
+ */
+void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len)
 {
+    uint64_t end = off + len;
+    uint32_t nr, first, last, left;
+    bool notice;
+
     femu_ftl_lock_main(n);
-    zns_changed_clear(n->zns);
+    nr = zns_changed_zones(n->zns, NULL, 0);
+    if (nr > ZNS_CHANGED_ZONES_MAX) {
+        if (off == 0 && len >= 2) {
+            zns_changed_clear(n->zns);
+        }
+        first = last = 0;
+    } else {
+        /* identifier i is bytes 8 + 8 i .. 15 + 8 i of the page */
+        first = off <= 8 ? 0 : (off - 8 + 7) / 8;
+        last = MIN(end, 8 + 8 * (uint64_t)nr) < 16 ? 0 :
+               (MIN(end, 8 + 8 * (uint64_t)nr) - 8) / 8;
+        if (last > first) {
+            zns_changed_consume(n->zns, first, last - first);
+        }
+    }
+    left = zns_changed_zones(n->zns, NULL, 0);
     qemu_mutex_unlock(&n->ftl_lock);
+    notice = left && FEMU_AEC_ZDCN(n->feat.async_config);
+    n->zdc_notice = notice;
+    if (notice) {
+        femu_aer_event(n, NVME_AER_TYPE_NOTICE,
+                       FEMU_AER_INFO_ZONE_DESCR_CHANGED,
+                       FEMU_LOG_CHANGED_ZONES);
+    }
+    trace_femu_zns_changed_read(off, len, nr - left, left, notice);
 }
 
 /*
  * 0xEF code 9, CDW11 = zone number, CDW12 = 0 Read Only, 1 Offline: the
  * zone fails as worn-out media would (a controller-initiated transition).
- * An Offline zone's data is gone.  The first change after the list was
- * read raises the Zone Descriptor Changed notice when the host enabled it
- * (Asynchronous Event Configuration bit 27).
+ * An Offline zone's data is gone.  A change raises the Zone Descriptor
+ * Changed notice when the host enabled it (Asynchronous Event
+ * Configuration bit 27) and no such notice is waiting for the host to
+ * read the list: a change while the notice was disabled does not keep
+ * the later ones from raising it.
  */
 uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
 {
     uint32_t zone = le32_to_cpu(cmd->cdw11);
     uint32_t how = le32_to_cpu(cmd->cdw12);
     uint64_t zsze;
-    bool first;
+    bool changed, notice;
 
     if (!femu_is_zns(n) || zone >= zns_nr_zones(n->zns) || how > 1) {
         FEMU_GUEST_ERR(femu_zns_fail_zone_bad, femu_is_zns(n), zone, how);
@@ -449,15 +522,18 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
     zsze = zns_zone_blocks(n->zns);
     femu_ftl_lock_main(n);
     if (how) {
-        first = zns_zone_set_offline(n->zns, zone);
+        changed = zns_zone_set_offline(n->zns, zone);
         femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
                            zsze << n->lba_shift);
     } else {
-        first = zns_zone_set_read_only(n->zns, zone);
+        changed = zns_zone_set_read_only(n->zns, zone);
     }
     qemu_mutex_unlock(&n->ftl_lock);
-    trace_femu_zns_fail_zone(zone, how, first);
-    if (first && FEMU_AEC_ZDCN(n->feat.async_config)) {
+    notice = changed && !n->zdc_notice &&
+             FEMU_AEC_ZDCN(n->feat.async_config);
+    trace_femu_zns_fail_zone(zone, how, changed, notice);
+    if (notice) {
+        n->zdc_notice = true;
         femu_aer_event(n, NVME_AER_TYPE_NOTICE,
                        FEMU_AER_INFO_ZONE_DESCR_CHANGED,
                        FEMU_LOG_CHANGED_ZONES);

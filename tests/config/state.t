@@ -5,7 +5,9 @@
 # that cannot be written and femu_mode=2 are refused with one line; a
 # leftover PATH.tmp (a save cut short) does not matter; a second user of
 # the same file is refused (PATH.lock); migration and
-# savevm are refused naming the device.  See tests/config/lib.sh.
+# savevm are refused naming the device; femu-sim is refused the file
+# while QEMU uses it; qom-set save-state saves it while QEMU runs.  See
+# tests/config/lib.sh.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d /tmp/femu-state-cfg.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -56,6 +58,69 @@ refuse '^state='"''"': give the path of a state file$' $G,state=
 # one device and one QEMU per state file (PATH.lock)
 refuse '^state=.*/a.femu: in use by another femu device or QEMU process \(.*/a.femu.lock is locked\)$' \
     $G,state=$T/a.femu femu,serial=st1,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,state=$T/a.femu
+
+# femu-sim takes the device's lock: refused while a QEMU uses the file
+SIM=${FEMU_SIM:-$(cd "$(dirname "$0")/../.." && pwd -P)/build/femu-sim}
+if [ -x "$SIM" ]; then
+    cfg_rows=$((cfg_rows + 1))
+    mkfifo "$T/qmp"
+    timeout -k 5 60 "$FEMU_QEMU" -M q35 -nodefaults -display none \
+        -machine accel=qtest -qtest null -S -qmp stdio \
+        -device $G,state=$T/a.femu <"$T/qmp" >"$T/qmp.out" 2>&1 &
+    qpid=$!
+    exec 9>"$T/qmp"
+    printf '{"execute":"qmp_capabilities"}' >&9
+    for _ in $(seq 200); do grep -q '"return"' "$T/qmp.out" && break; sleep 0.1; done
+    cfg_out=$("$SIM" nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25 \
+              --load-state "$T/a.femu" 2>&1 >/dev/null)
+    rc=$?
+    printf '{"execute":"quit"}' >&9
+    exec 9>&-
+    wait $qpid
+    if [ $rc -eq 1 ] && printf '%s\n' "$cfg_out" |
+        grep -q "^femu-sim: --load-state $T/a.femu: in use by a femu device or another femu-sim ($T/a.femu.lock is locked)$"; then
+        echo "ok   refused  femu-sim --load-state while QEMU uses the file: $cfg_out"
+    else
+        cfg_fail "femu-sim --load-state while QEMU uses the file: exit $rc"
+    fi
+fi
+
+# a checkpoint from the host: qom-set DEVICE save-state true writes the
+# file while QEMU runs (checked before QEMU quits, then killed with
+# SIGKILL so that no exit save follows); refused without state= and on
+# the command line
+cfg_rows=$((cfg_rows + 1))
+rm -f "$T/qmp"
+mkfifo "$T/qmp"
+timeout -k 5 60 "$FEMU_QEMU" -M q35 -nodefaults -display none \
+    -machine accel=qtest -qtest null -S -qmp stdio \
+    -pidfile "$T/q.pid" -device $G,id=d0,state=$T/h.femu \
+    <"$T/qmp" >"$T/qmp.out" 2>&1 &
+qpid=$!
+exec 9>"$T/qmp"
+printf '%s' '{"execute":"qmp_capabilities"}' '{"execute":"qom-set","arguments":{"path":"/machine/peripheral/d0","property":"save-state","value":true}}' >&9
+for _ in $(seq 200); do [ "$(grep -c '"return"' "$T/qmp.out")" -ge 2 ] && break; sleep 0.1; done
+saved=$(stat -c %s "$T/h.femu" 2>/dev/null)
+kill -KILL "$(cat "$T/q.pid")" 2>/dev/null
+exec 9>&-
+wait $qpid 2>/dev/null
+cfg_out=$(cat "$T/qmp.out")
+if [ -n "$saved" ] && [ "$(grep -c '"return": {}' "$T/qmp.out")" -ge 2 ]; then
+    echo "ok   qom-set save-state true wrote the state file ($saved bytes) before QEMU quit"
+else
+    cfg_fail "qom-set save-state: no state file while QEMU ran"
+fi
+accept $G,state=$T/h.femu
+cfg_rows=$((cfg_rows + 1))
+cfg_run '{"execute":"qmp_capabilities"}{"execute":"qom-set","arguments":{"path":"/machine/peripheral/d1","property":"save-state","value":true}}{"execute":"quit"}' \
+    femu,id=d1,serial=st0,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
+if printf '%s\n' "$cfg_out" | grep -q "save-state: femu device 'd1' has no state file (state=PATH, femu_mode=1)"; then
+    echo "ok   refused  qom-set save-state without state="
+else
+    cfg_fail "qom-set save-state without state=: no error"
+fi
+refuse "^save-state: saves a running device's state file; set it with qom-set, not on the command line$" \
+    $G,save-state=on,state=$T/h.femu
 
 # a save cut short leaves PATH.tmp behind: the next start ignores it
 head -c 777 /bin/sh > "$T/a.femu.tmp"

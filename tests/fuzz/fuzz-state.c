@@ -9,11 +9,16 @@
  *            FDP with 3 handles) saved after a workload with GC;
  *   bit 2    recompute the FTL section's CRC after the edits, so they
  *            reach the structure checks behind it;
- *   bit 3    cut the file at a length taken from the input.
+ *   bit 3    cut the file at a length taken from the input;
+ *   bit 4    set one clock of the FTL section (a LUN's or a channel's
+ *            busy-until time, an FDP event's time: 1 byte chooses which)
+ *            to the saved clock plus a signed 8-byte offset from the
+ *            input, and recompute the CRC.
  * The rest is a list of edits (4-byte offset, 1-byte value).  A file that
  * loads must pass ftl_check_invariants() and keep doing so through a
- * workload; a refused one must say why in one line.  Anything else, or a
- * sanitizer report, is a crash.
+ * workload whose commands complete within FTL_STATE_MAX_BUSY_NS (and a
+ * second of their own work) of their arrival; a refused one must say why
+ * in one line.  Anything else, or a sanitizer report, is a crash.
  *
  * Built by `make fuzz-state` (tests/fuzz/fuzz-state.sh); replayed with
  * replay-main.c by tests/fuzz/state-replay.t.
@@ -50,6 +55,9 @@ static uint64_t lcg(uint64_t *s)
     return *s >> 17;
 }
 
+/* The saved clock of the base files. */
+#define BASE_NOW 3000000ull
+
 static void workload(struct ftl *f, const struct ftl_config *c, int n,
                      uint64_t seed)
 {
@@ -60,10 +68,21 @@ static void workload(struct ftl *f, const struct ftl_config *c, int n,
         uint64_t slba = (r % (nblk / 8)) * 8;
         uint32_t pid = c->fdp_nruh ? (uint32_t)(r >> 40) % (c->fdp_nruh + 1)
                                    : FTL_PID_NONE;
+        uint64_t t;
+
         if (r % 50 == 0) {
             ftl_trim(f, slba, 8);
-        } else if (ftl_write(f, slba, 8, pid, (uint64_t)i * 1000) ==
-                   FTL_TIME_ERROR && !c->fdp_nruh) {
+            continue;
+        }
+        t = ftl_write(f, slba, 8, pid, (uint64_t)i * 1000);
+        if (t == FTL_TIME_ERROR) {
+            if (!c->fdp_nruh) {
+                abort();
+            }
+        } else if (t - (uint64_t)i * 1000 >
+                   FTL_STATE_MAX_BUSY_NS + 1000000000ull) {
+            fprintf(stderr, "write %d completes %llu ns after its arrival\n",
+                    i, (unsigned long long)(t - (uint64_t)i * 1000));
             abort();
         }
         ftl_background_gc(f, (uint64_t)i * 1000);
@@ -88,7 +107,7 @@ static uint8_t *base_file(int which, size_t *n)
         workload(f, &c, 3000, 42);
         fp = tmpfile();
         if (!fp || ftl_state_write_header(fp, err, sizeof(err)) ||
-            ftl_state_save(f, 3000000, fp, err, sizeof(err)) ||
+            ftl_state_save(f, BASE_NOW, fp, err, sizeof(err)) ||
             ftl_state_write_section(fp, FTL_STATE_SEC_END, NULL, 0, err,
                                     sizeof(err))) {
             abort();
@@ -110,6 +129,37 @@ static uint32_t rd32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
            (uint32_t)p[3] << 24;
+}
+
+static uint64_t rd64(const uint8_t *p)
+{
+    return rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+/*
+ * Offset of clock k of a base file: LUNs 0-3, channels 0-1, then the FDP
+ * event ring's time stamps; 0 when the file is too short.
+ */
+static size_t clock_off(const uint8_t *b, size_t n, unsigned k)
+{
+    const unsigned nluns = 4, nchs = 2;
+    size_t now = 0, lun;
+
+    /* the saved clock: the first u64 of the FTL section equal to it */
+    for (size_t i = 32; i + 8 <= n && !now; i++) {
+        now = rd64(b + i) == BASE_NOW ? i : 0;
+    }
+    if (!now) {
+        return 0;
+    }
+    /* saved clock, logical clock, RNG, 10 counters, delay mode, GC delay */
+    lun = now + 8 + 8 + 8 + 10 * 8 + 2;
+    k %= nluns + nchs + FTL_FDP_EVENT_QUEUE;
+    if (k < nluns + nchs) {
+        return lun + 8 * k;
+    }
+    /* after the ring's head and count, 25-byte events, time at 17 */
+    return lun + 8 * (nluns + nchs) + 8 + 25 * (k - nluns - nchs) + 17;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -139,15 +189,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         buf = malloc(n);
         memcpy(buf, b, n);
-        if (data[0] & 8 && size >= 5) {
-            size_t cut = rd32(data + 1) % (n + 1);
-            i = 5;
+        if (data[0] & 16 && size >= i + 9) {
+            size_t off = clock_off(buf, n, data[i]);
+            if (off && off + 8 <= n) {
+                uint64_t v = BASE_NOW + rd64(data + i + 1);
+                for (int k = 0; k < 8; k++) {
+                    buf[off + k] = (uint8_t)(v >> (8 * k));
+                }
+            }
+            i += 9;
+        }
+        if (data[0] & 8 && size >= i + 4) {
+            size_t cut = rd32(data + i) % (n + 1);
+            i += 4;
             n = cut;
         }
         for (; i + 5 <= size && n; i += 5) {
             buf[rd32(data + i) % n] = data[i + 4];
         }
-        if (data[0] & 4 && n >= 36) {
+        if (data[0] & 20 && n >= 36) {
             uint64_t len = rd32(buf + 24) | (uint64_t)rd32(buf + 28) << 32;
             if (len <= n - 36) {
                 uint32_t crc = ftl_crc32c(0, buf + 16, 16 + (size_t)len);

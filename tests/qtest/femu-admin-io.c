@@ -1,13 +1,14 @@
 /*
  * femu-test cases: admin and I/O commands -- opcodes, command fields,
  * PRP/SGL data pointers, Get Log Page, Get/Set Features, Dataset
- * Management.
+ * Management, state files.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
 #include "femu-host.h"
+#include "qobject/qdict.h"
 
 /* Every opcode the controller does not implement: Invalid Command Opcode
  * (Base 2.0, 5 and 7: "Everything else: Invalid Opcode status"). */
@@ -656,4 +657,146 @@ void test_dsm_busy(void)
     }
     g_assert(ok);
     ctrl_stop(c);
+}
+
+/*
+ * Host data in the state file (state=PATH): written blocks survive a
+ * save on demand (0xEF code 8) and the save at exit, and read back after
+ * a restart; trimmed ones read zeroes.  tests/qtest/femu-state-data.t
+ * runs this with a mincore() that reports every page not resident, as
+ * Linux does for pages it swapped out: the device's own record of the
+ * chunks written decides what is saved, not residency.
+ */
+static bool read_is(Ctrl *c, uint64_t slba, uint8_t v)
+{
+    uint8_t b[PAGE];
+
+    g_assert_cmphex(rw(c, NVME_CMD_READ, slba, PAGE >> c->lba_shift, c->buf,
+                       0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, b, sizeof(b));
+    for (size_t i = 0; i < sizeof(b); i++) {
+        if (b[i] != v) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void test_state_data(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("femu-state-data-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/s.femu", dir);
+    g_autofree char *opts = g_strdup_printf(
+        "nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,"
+        "state=%s", path);
+    uint64_t lbas[3];
+    NvmeCmd cmd;
+    Ctrl *c = ctrl_start(opts);
+
+    lbas[0] = 0;
+    lbas[1] = (c->ns_blocks / 2) & ~7ull;
+    lbas[2] = (c->ns_blocks - 8) & ~7ull;
+    for (int i = 0; i < 3; i++) {
+        qtest_memset(c->qts, c->buf, 0x31 + i, PAGE);
+        g_assert_cmphex(rw(c, NVME_CMD_WRITE, lbas[i], PAGE >> c->lba_shift,
+                           c->buf, 0), ==, NVME_SUCCESS);
+    }
+    /* the middle one deallocated: its chunk leaves the record */
+    {
+        NvmeDsmRange r = { .nlb = cpu_to_le32(PAGE >> c->lba_shift),
+                           .slba = cpu_to_le64(lbas[1]) };
+
+        qtest_memwrite(c->qts, c->buf + 4 * PAGE, &r, sizeof(r));
+        cmd = mk(NVME_CMD_DSM, 1, c->buf + 4 * PAGE, 0);
+        cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+    cmd.cdw10 = cpu_to_le32(8);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+    ctrl_stop(c);           /* QEMU quits: the exit save */
+
+    c = ctrl_start(opts);
+    g_assert(read_is(c, lbas[0], 0x31));
+    g_assert(read_is(c, lbas[1], 0));
+    g_assert(read_is(c, lbas[2], 0x33));
+    ctrl_stop(c);
+    {
+        g_autofree char *lock = g_strdup_printf("%s.lock", path);
+        unlink(path);
+        unlink(lock);
+        rmdir(dir);
+    }
+}
+
+/*
+ * A save the guest asks for (0xEF code 8) runs without the BQL: once the
+ * device is writing PATH.tmp, QMP answers query-status while the save
+ * goes on, and the admin command completes after the answer, when the
+ * file is on disk.  With the save in the main loop, QMP would answer
+ * only after it (and after the command's completion).  256 MiB of data
+ * make the save last long enough to tell; the times are printed.
+ */
+void test_state_save_qmp(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("femu-state-qmp-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/s.femu", dir);
+    g_autofree char *tmp = g_strdup_printf("%s.tmp", path);
+    g_autofree char *opts = g_strdup_printf("devsz_mb=1024,state=%s", path);
+    Ctrl *c = ctrl_start(opts);
+    uint64_t prps = guest_alloc(&c->qs->alloc, PAGE), e[64];
+    uint32_t nlb = (64 * PAGE) >> c->lba_shift;
+    int64_t t0, t_tmp, t_qmp, t_done;
+    uint16_t cid;
+    NvmeCqe cqe;
+    NvmeCmd cmd;
+    QDict *rsp;
+
+    /* 256 MiB in 256 KiB writes, every page from one non-zero buffer */
+    qtest_memset(c->qts, c->buf, 0x6b, PAGE);
+    for (int i = 0; i < ARRAY_SIZE(e); i++) {
+        e[i] = cpu_to_le64(c->buf);
+    }
+    qtest_memwrite(c->qts, prps, e, sizeof(e));
+    for (uint64_t slba = 0; slba < (256ull << 20) >> c->lba_shift;
+         slba += nlb) {
+        cmd = mk(NVME_CMD_WRITE, 1, c->buf, prps);
+        cmd.cdw10 = cpu_to_le32((uint32_t)slba);
+        cmd.cdw11 = cpu_to_le32((uint32_t)(slba >> 32));
+        cmd.cdw12 = cpu_to_le32(nlb - 1);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+    cmd.cdw10 = cpu_to_le32(8);
+    t0 = g_get_monotonic_time();
+    submit(c, 0, &cmd);
+    cid = c->cid;
+    /* the save has begun: PATH.tmp is there */
+    while (!g_file_test(tmp, G_FILE_TEST_EXISTS)) {
+        g_assert_cmpint(us_since(t0), <, 60 * 1000 * 1000);
+        g_usleep(200);
+    }
+    t_tmp = g_get_monotonic_time();
+    rsp = qtest_qmp(c->qts, "{'execute': 'query-status'}");
+    t_qmp = g_get_monotonic_time();
+    g_assert(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+    /* answered while the save runs: its command has not completed */
+    g_assert_false(reap(c, 0, &cqe, 1));
+    g_assert(reap(c, 0, &cqe, 120 * 1000 * 1000));
+    t_done = g_get_monotonic_time();
+    g_assert_cmpuint(le16_to_cpu(cqe.cid), ==, cid);
+    g_assert_cmphex(STATUS(le16_to_cpu(cqe.status) >> 1), ==, NVME_SUCCESS);
+    g_assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+    g_test_message("save of 256 MiB: PATH.tmp after %.1f ms, query-status "
+                   "answered in %.1f ms, save done after %.1f ms",
+                   (t_tmp - t0) / 1e3, (t_qmp - t_tmp) / 1e3,
+                   (t_done - t0) / 1e3);
+    ctrl_stop(c);
+    {
+        g_autofree char *lock = g_strdup_printf("%s.lock", path);
+        unlink(path);
+        unlink(lock);
+        rmdir(dir);
+    }
 }

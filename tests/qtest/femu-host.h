@@ -126,6 +126,8 @@ void test_get_log(void);
 void test_dsm(void);
 void test_dsm_gc(void);
 void test_dsm_busy(void);
+void test_state_data(void);
+void test_state_save_qmp(void);
 /* femu-queues.c */
 void test_queues(void);
 void test_doorbells(void);
@@ -152,5 +154,7 @@ void test_random_chaos(void);
 void test_zns_identify_io(void);
 void test_zns_mgmt(void);
 void test_zns_write_fault(void);
+void test_zns_changed(void);
+void test_zns_reset_all(void);
 
 #endif

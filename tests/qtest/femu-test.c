@@ -54,11 +54,15 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/maxcmd", test_maxcmd);
     qtest_add_func("/femu/msix-self", test_msix_self);
     qtest_add_func("/femu/dsm-busy", test_dsm_busy);
+    qtest_add_func("/femu/state-data", test_state_data);
+    qtest_add_func("/femu/state-save-qmp", test_state_save_qmp);
     qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
     qtest_add_func("/femu/random-chaos", test_random_chaos);
     qtest_add_func("/femu/zns", test_zns_identify_io);
     qtest_add_func("/femu/zns/mgmt", test_zns_mgmt);
     qtest_add_func("/femu/zns/write-fault", test_zns_write_fault);
+    qtest_add_func("/femu/zns/changed", test_zns_changed);
+    qtest_add_func("/femu/zns/reset-all", test_zns_reset_all);
     return g_test_run();
 }

@@ -369,3 +369,185 @@ void test_zns_mgmt(void)
     g_assert_cmpuint(zcount(c, NVME_ZONE_REPORT_EMPTY), ==, 8);
     zns_stop(c);
 }
+
+/* ---- Changed Zone List (log BFh) and its notice ------------------------ */
+
+/* Changed Zone List (Zoned Namespace Command Set 1.1, 5.3.1) */
+#define LOG_CHANGED_ZONES 0xbf
+
+/* Get Log Page BFh (CSI 02h, namespace 1): bytes [off, off + bytes). */
+static uint16_t bf_read(Ctrl *c, uint64_t off, uint32_t bytes, bool rae)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_GET_LOG_PAGE, 1, c->buf, 0);
+    uint32_t numd = bytes / 4 - 1;
+
+    cmd.cdw10 = cpu_to_le32((numd & 0xffff) << 16 | (rae ? 1u << 15 : 0) |
+                            LOG_CHANGED_ZONES);
+    cmd.cdw11 = cpu_to_le32(numd >> 16);
+    cmd.cdw12 = cpu_to_le32((uint32_t)off);
+    cmd.cdw14 = cpu_to_le32((uint32_t)NVME_CSI_ZONED << 24);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* The list as zone numbers (read with RAE set: it stays), "n: z z ...". */
+static char *bf_list(Ctrl *c)
+{
+    uint8_t page[PAGE];
+    GString *s = g_string_new(NULL);
+    uint16_t nr;
+
+    g_assert_cmphex(bf_read(c, 0, PAGE, true), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    nr = lduw_le_p(page);
+    g_string_append_printf(s, "%u:", nr);
+    for (uint32_t i = 0; i < nr && i < 511; i++) {
+        g_string_append_printf(s, " %" PRIu64, ldq_le_p(page + 8 + 8 * i) /
+                               ZSZE);
+    }
+    return g_string_free(s, false);
+}
+
+/* 0xEF code 9: zone fails read only (how 0) or offline (1). */
+static uint16_t fail_zone(Ctrl *c, uint32_t zone, uint32_t how)
+{
+    NvmeCmd cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(9);
+    cmd.cdw11 = cpu_to_le32(zone);
+    cmd.cdw12 = cpu_to_le32(how);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* Asynchronous Event Configuration: Zone Descriptor Changed notices. */
+static void zdcn(Ctrl *c, bool on)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_SET_FEATURES, 0, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(NVME_ASYNCHRONOUS_EVENT_CONF);
+    cmd.cdw11 = cpu_to_le32(on ? 1u << 27 : 0);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+}
+
+/* One outstanding Asynchronous Event Request; run() reaps its
+ * completion (c->aer_done counts the events). */
+static void aer_arm(Ctrl *c)
+{
+    NvmeCmd aer = mk(NVME_ADM_CMD_ASYNC_EV_REQ, 0, 0, 0);
+
+    submit(c, 0, &aer);
+    c->aer_cid[c->naer++] = c->cid;
+}
+
+#define CHECK_LIST(c, want)                        \
+    do {                                           \
+        g_autofree char *l_ = bf_list(c);          \
+        g_assert_cmpstr(l_, ==, want);             \
+    } while (0)
+
+/*
+ * A read with RAE cleared takes off the list the zone identifiers it
+ * transferred whole, no others (a read from an offset, or shorter than
+ * the page); a change while the notice was disabled does not keep later
+ * changes from raising it; one notice at a time until the host reads the
+ * list, and a new one while zones are left on it after a read.
+ */
+void test_zns_changed(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS);
+
+    aer_arm(c);
+    /* notice disabled: zone 1 changes, no event */
+    g_assert_cmphex(fail_zone(c, 1, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 0);
+    CHECK_LIST(c, "1: 1");
+    /* enabled: the next change raises the notice, a third one does not
+     * (the host has not read the list yet) */
+    zdcn(c, true);
+    g_assert_cmphex(fail_zone(c, 2, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 1);
+    aer_arm(c);
+    g_assert_cmphex(fail_zone(c, 3, 1), ==, NVME_SUCCESS);
+    g_assert_cmphex(fail_zone(c, 4, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 1);
+    CHECK_LIST(c, "4: 1 2 3 4");
+    /* the header and the first identifier: zone 1 leaves the list; the
+     * zones left raise a new notice */
+    g_assert_cmphex(bf_read(c, 0, 16, false), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 2);
+    CHECK_LIST(c, "3: 2 3 4");
+    /* halves of two identifiers: none transferred whole */
+    aer_arm(c);
+    g_assert_cmphex(bf_read(c, 12, 8, false), ==, NVME_SUCCESS);
+    CHECK_LIST(c, "3: 2 3 4");
+    g_assert_cmpuint(c->aer_done, ==, 3);
+    /* from an offset: the second identifier (zone 3) only */
+    aer_arm(c);
+    g_assert_cmphex(bf_read(c, 16, 8, false), ==, NVME_SUCCESS);
+    CHECK_LIST(c, "2: 2 4");
+    g_assert_cmpuint(c->aer_done, ==, 4);
+    /* the whole page: empty, and no notice */
+    aer_arm(c);
+    g_assert_cmphex(bf_read(c, 0, PAGE, false), ==, NVME_SUCCESS);
+    CHECK_LIST(c, "0:");
+    g_assert_cmpuint(c->aer_done, ==, 4);
+    /* the next change raises it again */
+    g_assert_cmphex(fail_zone(c, 5, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c->aer_done, ==, 5);
+    CHECK_LIST(c, "1: 5");
+    zns_stop(c);
+}
+
+/*
+ * Zone Management Send Reset with Select All on 512 zones of 2 MiB, 300
+ * of them written: the device runs it in steps of at most 256 MiB of
+ * zones that hold data (128 zones here), letting its locks go between
+ * them (the trace event femu_zns_reset_step, in a -D log, counts the
+ * steps); the result is the one reset: every zone Empty, zeroes.
+ */
+void test_zns_reset_all(void)
+{
+    g_autofree char *log = g_strdup_printf("%s/femu-zns-reset-%d.log",
+                                           g_get_tmp_dir(), getpid());
+    g_autofree char *args = g_strdup_printf("-trace femu_zns_reset_step "
+                                            "-D %s", log);
+    const char *saved = extra_args;
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    uint32_t steps = 0, reset = 0;
+    Ctrl *c;
+
+    extra_args = args;
+    c = ctrl_start("femu_mode=3,nchs=2,luns_per_ch=2,blks_per_pl=1024,"
+                   "pgs_per_blk=64,zone_luns=2,zone_size_mb=2");
+    extra_args = saved;
+    g_assert_cmpuint(c->ns_blocks, ==, 512 * ZSZE);
+    qtest_memset(c->qts, c->buf, 0x5a, PAGE);
+    for (uint32_t z = 0; z < 300; z++) {
+        g_assert_cmphex(zio(c, NVME_CMD_WRITE, (uint64_t)z * ZSZE, 8, NULL),
+                        ==, NVME_SUCCESS);
+    }
+    g_assert(zread_is(c, 299 * ZSZE, 0x5a));
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, true), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zcount(c, NVME_ZONE_REPORT_EMPTY), ==, 512);
+    g_assert(zread_is(c, 0, 0));
+    g_assert(zread_is(c, 299 * ZSZE, 0));
+    g_assert(g_file_get_contents(log, &text, NULL, NULL));
+    lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        const char *p = strstr(lines[i], "femu_zns_reset_step");
+        uint32_t a, b, r;
+
+        if (p && sscanf(strstr(p, "zones "), "zones %u-%u, %u reset",
+                        &a, &b, &r) == 3) {
+            g_assert_cmpuint(r, <=, 128);
+            reset += r;
+            steps++;
+        }
+    }
+    g_test_message("Reset All: %u zones reset in %u steps", reset, steps);
+    g_assert_cmpuint(reset, ==, 300);
+    g_assert_cmpuint(steps, >=, 3);
+    unlink(log);
+    zns_stop(c);
+}

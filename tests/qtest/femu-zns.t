@@ -1,5 +1,5 @@
 #!/bin/bash
-# qtest group /femu/zns: femu_mode=3: Identify for CSI 02h, CAP.CSS, the effects log, writes at the write pointer, Zone Append (ZASL), Write Zeroes, DSM, reads past the write pointer, every zone action and transition, max open/active, report filters and partial reports, C0h zone resets.
+# qtest group /femu/zns: femu_mode=3: Identify for CSI 02h, CAP.CSS, the effects log, writes at the write pointer, Zone Append (ZASL), Write Zeroes, DSM, reads past the write pointer, every zone action and transition, max open/active, report filters and partial reports, C0h zone resets; the Changed Zone List (partial reads with RAE cleared, the notice after a change made while it was disabled); Reset with Select All in steps.
 # Expected NVMe statuses are in tests/qtest/femu-zns.c.
 . "$(dirname "$0")/lib.sh"
 qtest_group zns

@@ -101,6 +101,75 @@ err=$("$sim" $sg2,gc_policy=cost-benefit --load-state "$st/flip" 2>&1 >/dev/null
     bad "flipped byte: $err"
 err=$("$sim" $sg2 --load-state "$st/none" 2>&1 >/dev/null)
 [ $? -eq 1 ] || bad "missing file: $err"
+
+# a device's state: femu-sim --load-state P --save-state P keeps the
+# device's sections (DEV as it was, DATA without the blocks this run
+# wrote: they read as zeroes), and takes the device's lock on P.lock.
+# sections.py adds a DEV and a DATA section (chunks 0, 1, 300 of 4 KiB,
+# each filled with its index + 1) to a femu-sim state, or lists them.
+cat > "$st/sections.py" <<'EOF'
+import struct, sys
+def crc32c(b, crc=0):
+    crc ^= 0xffffffff
+    for x in b:
+        crc ^= x
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+def read(path):
+    d = open(path, 'rb').read(); off = 16; out = []
+    while off < len(d):
+        tag, _, n = struct.unpack_from('<4sIQ', d, off)
+        assert crc32c(d[off:off + 16 + n]) == struct.unpack_from('<I', d, off + 16 + n)[0]
+        out.append((tag, d[off + 16:off + 16 + n])); off += 20 + n
+    return d[:16], out
+def sec(tag, p):
+    h = struct.pack('<4sIQ', tag, 0, len(p))
+    return h + p + struct.pack('<I', crc32c(h + p))
+head, secs = read(sys.argv[1])
+if sys.argv[2] == 'add':
+    dev = struct.pack('<4Q', 11, 22, 33, 44)
+    data = struct.pack('<II', 4096, 3) + b''.join(
+        struct.pack('<Q', i) + bytes([i % 255 + 1]) * 4096 for i in (0, 1, 300))
+    out = head + b''.join(sec(t, p) for t, p in secs if t != b'END ')
+    open(sys.argv[1], 'wb').write(out + sec(b'DEV ', dev) + sec(b'DATA', data) + sec(b'END ', b''))
+else:
+    for t, p in secs:
+        if t == b'DEV ':
+            print('DEV', *struct.unpack('<4Q', p))
+        elif t == b'DATA':
+            for k in range(struct.unpack_from('<I', p, 4)[0]):
+                r = p[8 + k * 4104:8 + (k + 1) * 4104]
+                i = struct.unpack_from('<Q', r)[0]
+                z = [j for j in range(8) if r[8 + 512 * j:8 + 512 * (j + 1)] == bytes(512)]
+                full = all(r[8 + 512 * j:8 + 512 * (j + 1)] == bytes([i % 255 + 1]) * 512 for j in range(8) if j not in z)
+                print('DATA', i, 'zero', ','.join(map(str, z)) or '-', 'ok' if full else 'bad')
+EOF
+dg=nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
+"$sim" $dg --phase f:seqfill,size=8m --save-state "$st/dev" >/dev/null || bad "device-like state"
+python3 "$st/sections.py" "$st/dev" add || bad "sections.py add"
+"$sim" $dg --load-state "$st/dev" --phase a:seqfill,bs=4k,size=4k \
+    --phase b:seqfill,bs=512,offset=4608,size=512 --save-state "$st/dev" >/dev/null ||
+    bad "--load-state P --save-state P exit $?"
+got=$(python3 "$st/sections.py" "$st/dev" list | tr '\n' ';')
+[ "$got" = "DEV 11 22 33 44;DATA 1 zero 1 ok;DATA 300 zero - ok;" ] ||
+    bad "device sections after saving over them: '$got'"
+"$sim" $dg --load-state "$st/dev" >/dev/null || bad "the saved state does not load"
+# the lock: held by another process (as the device holds it), femu-sim
+# neither loads nor saves P; the lock file of P's other name is the same
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1] + ".lock", "a"); fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[1] + ".held", "w").close(); time.sleep(60)' "$st/dev" &
+holder=$!
+for _ in $(seq 100); do [ -e "$st/dev.held" ] && break; sleep 0.1; done
+err=$("$sim" $dg --load-state "$st/dev" 2>&1 >/dev/null)
+[ $? -eq 1 ] && echo "$err" | grep -q "femu-sim: --load-state $st/dev: in use by a femu device or another femu-sim ($st/dev.lock is locked)" ||
+    bad "load of a locked state: $err"
+err=$("$sim" $dg --phase f:seqfill,size=4k --save-state "$st/./dev" 2>&1 >/dev/null)
+[ $? -eq 1 ] && echo "$err" | grep -q "in use by a femu device" || bad "save over a locked state: $err"
+kill $holder; wait $holder 2>/dev/null
+"$sim" $dg --load-state "$st/dev" --save-state "$st/./dev" >/dev/null ||
+    bad "P and ./P: one lock"
 rm -rf "$st"
 
 # Zoned mode (femu_mode=3): the zone model of the device.  Times follow

@@ -411,10 +411,97 @@ static void test_damage(void)
     free(b);
 }
 
+static void put64le(uint8_t *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        b[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+/*
+ * Crafted clocks with valid checksums: a LUN or channel busy more than
+ * FTL_STATE_MAX_BUSY_NS after the clock of the save, or an FDP event dated
+ * after it, is refused; a LUN busy 10 s after it is kept (queued work)
+ * and delays the next operation on that LUN by those 10 s.
+ */
+static void test_clocks(void)
+{
+    const uint64_t saved = 4000 * 30000ull;   /* saved_bytes's clock */
+    const uint64_t sec = 1000000000ull;
+    struct ftl_config c;
+    size_t n, now_off = 0, lun_off, ch_off, ev_off;
+    uint8_t *b, *m;
+    char err[256];
+    struct ftl *f;
+
+    small_cfg(&c);
+    b = saved_bytes(&c, &n);
+    m = malloc(n);
+    /* the saved clock is the first u64 of the payload equal to it */
+    for (size_t k = 32; k + 8 <= n; k++) {
+        uint64_t v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = v << 8 | b[k + i];
+        }
+        if (v == saved) {
+            now_off = k;
+            break;
+        }
+    }
+    CHECK(now_off != 0);
+    /* saved clock, logical clock, RNG, 10 counters, delay mode, GC delay */
+    lun_off = now_off + 8 + 8 + 8 + 10 * 8 + 2;
+    ch_off = lun_off + 8 * (size_t)c.nchs * c.luns_per_ch;
+    ev_off = ch_off + 8 * (size_t)c.nchs + 8;   /* ring head and count */
+
+    memcpy(m, b, n);
+    put64le(m + lun_off, saved + 100 * 365 * 24 * 3600ull * sec);
+    fix_crc(m, n);
+    expect_refused(&c, m, n, "(LUN 0 busy until 3153600000000000000 ns "
+                   "after the saved clock, more than 3600 s)",
+                   "LUN 100 years ahead");
+    memcpy(m, b, n);
+    put64le(m + ch_off + 8, saved + FTL_STATE_MAX_BUSY_NS + 1);
+    fix_crc(m, n);
+    expect_refused(&c, m, n, "channel 1 busy until 3600000000001 ns", "channel 1 h "
+                   "ahead");
+    memcpy(m, b, n);
+    put64le(m + ev_off + 5 * 25 + 17, saved + 1);
+    fix_crc(m, n);
+    expect_refused(&c, m, n, "FDP event slot 5 dated 1 ns after",
+                   "event after the save");
+
+    /* exactly the bound: still loaded */
+    memcpy(m, b, n);
+    put64le(m + ch_off + 8, saved + FTL_STATE_MAX_BUSY_NS);
+    fix_crc(m, n);
+    f = load_bytes(&c, m, n, err, sizeof(err));
+    CHECK(f != NULL);
+    ftl_free(f);
+    /* within the bound: loaded, and the LUN keeps its queued work */
+    memcpy(m, b, n);
+    for (uint32_t i = 0; i < c.nchs * c.luns_per_ch; i++) {
+        put64le(m + lun_off + 8 * i, saved + 10 * sec);
+    }
+    fix_crc(m, n);
+    f = load_bytes(&c, m, n, err, sizeof(err));
+    CHECK(f != NULL);
+    if (f) {
+        uint64_t t = ftl_write(f, 0, f->blocks_per_page, FTL_PID_NONE, 0);
+        CHECK(t >= 10 * sec && t < 11 * sec);
+        ftl_free(f);
+    } else {
+        fprintf(stderr, "clocks within the bound: %s\n", err);
+    }
+    free(m);
+    free(b);
+}
+
 int main(void)
 {
     RUN(test_round_trips);
     RUN(test_mismatch);
     RUN(test_damage);
+    RUN(test_clocks);
     return test_done("test-state");
 }

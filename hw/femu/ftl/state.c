@@ -906,6 +906,45 @@ out:
 
 #undef BAD
 
+/*
+ * The times of the FTL section against the clock of the save (saved_now):
+ * a LUN or channel may be busy with queued work after it, but not for
+ * longer than FTL_STATE_MAX_BUSY_NS; an FDP event happened before it.  A
+ * crafted file with valid CRCs could otherwise make every command on a
+ * LUN complete years after its arrival.  0, or -1 with a message.
+ */
+static int clocks_check(const struct ftl *ftl, uint64_t saved_now, char *err,
+                        size_t errlen)
+{
+    static const char *const what[2] = { "LUN", "channel" };
+    const uint64_t *t[2] = { ftl->tm.lun_free, ftl->tm.ch_free };
+    uint32_t n[2] = { ftl->nluns, ftl->cfg.nchs };
+
+    for (int k = 0; k < 2; k++) {
+        for (uint32_t i = 0; i < n[k]; i++) {
+            if (t[k][i] > saved_now &&
+                t[k][i] - saved_now > FTL_STATE_MAX_BUSY_NS) {
+                snprintf(err, errlen, "corrupted state file (%s %u busy "
+                         "until %llu ns after the saved clock, more than "
+                         "%llu s)", what[k], i,
+                         (unsigned long long)(t[k][i] - saved_now),
+                         (unsigned long long)(FTL_STATE_MAX_BUSY_NS /
+                                              1000000000ull));
+                return -1;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < FTL_FDP_EVENT_QUEUE; i++) {
+        if (ftl->evq[i].time_ns > saved_now) {
+            snprintf(err, errlen, "corrupted state file (FDP event slot %u "
+                     "dated %llu ns after the saved clock)", i,
+                     (unsigned long long)(ftl->evq[i].time_ns - saved_now));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* t moved by the difference between two time bases, within u64 */
 static uint64_t rebase(uint64_t t, uint64_t from, uint64_t to)
 {
@@ -1005,11 +1044,13 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
 
     ftl->tm.mode = (enum ftl_delay_mode)r_u8(r);
     ftl->tm.gc_delay = r_u8(r) != 0;
+    /* the NAND and event clocks are read as saved, checked against
+     * saved_now once the section's CRC holds, then moved to now_ns */
     for (uint32_t i = 0; i < ftl->nluns; i++) {
-        ftl->tm.lun_free[i] = rebase(r_u64(r), saved_now, now_ns);
+        ftl->tm.lun_free[i] = r_u64(r);
     }
     for (uint32_t i = 0; i < ftl->cfg.nchs; i++) {
-        ftl->tm.ch_free[i] = rebase(r_u64(r), saved_now, now_ns);
+        ftl->tm.ch_free[i] = r_u64(r);
     }
 
     ftl->ev_head = r_u32(r);
@@ -1021,7 +1062,7 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
         e->ruh = r_u16(r);
         e->lba = r_u64(r);
         e->nlb = r_u32(r);
-        e->time_ns = rebase(r_u64(r), saved_now, now_ns);
+        e->time_ns = r_u64(r);
     }
 
     ln->free_head = r_u32(r);
@@ -1083,8 +1124,18 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
                  "from the ones this configuration gives)");
         goto fail;
     }
-    if (state_check(ftl, err, errlen) < 0) {
+    if (state_check(ftl, err, errlen) < 0 ||
+        clocks_check(ftl, saved_now, err, errlen) < 0) {
         goto fail;
+    }
+    for (uint32_t i = 0; i < ftl->nluns; i++) {
+        ftl->tm.lun_free[i] = rebase(ftl->tm.lun_free[i], saved_now, now_ns);
+    }
+    for (uint32_t i = 0; i < ftl->cfg.nchs; i++) {
+        ftl->tm.ch_free[i] = rebase(ftl->tm.ch_free[i], saved_now, now_ns);
+    }
+    for (uint32_t i = 0; i < FTL_FDP_EVENT_QUEUE; i++) {
+        ftl->evq[i].time_ns = rebase(ftl->evq[i].time_ns, saved_now, now_ns);
     }
     {
         char why[200];

@@ -657,21 +657,20 @@ enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
 static bool zone_changed(struct zns *z, uint32_t zone, enum zns_state ns)
 {
     struct zns_zone *zn = &z->zone[zone];
-    bool first = z->nchanged == 0;
 
     if (zn->state == ns) {
         return false;
     }
     set_state(z, zone, ns);
     if (zn->changed) {
-        return false;       /* listed already: the host has not read it */
+        return true;        /* listed already: the host has not read it */
     }
     zn->changed = 1;
     if (z->nchanged < ZNS_CHANGED_ZONES_MAX) {
         z->changed[z->nchanged] = zone;
     }
     z->nchanged++;
-    return first;
+    return true;
 }
 
 bool zns_zone_set_read_only(struct zns *z, uint32_t zone)
@@ -715,6 +714,22 @@ void zns_changed_clear(struct zns *z)
         }
     }
     z->nchanged = 0;
+}
+
+void zns_changed_consume(struct zns *z, uint32_t first, uint32_t count)
+{
+    uint32_t n = z->nchanged;
+
+    if (n > ZNS_CHANGED_ZONES_MAX || first >= n) {
+        return;     /* an overflowed list names no zone: see the header */
+    }
+    count = count < n - first ? count : n - first;
+    for (uint32_t i = first; i < first + count; i++) {
+        z->zone[z->changed[i]].changed = 0;
+    }
+    memmove(&z->changed[first], &z->changed[first + count],
+            (n - first - count) * sizeof(z->changed[0]));
+    z->nchanged = n - count;
 }
 
 void zns_get_counters(const struct zns *z, struct zns_counters *c)

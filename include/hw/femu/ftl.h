@@ -296,6 +296,15 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
 #define FTL_STATE_SEC_DEV  FTL_STATE_TAG('D', 'E', 'V', ' ')
 #define FTL_STATE_SEC_END  FTL_STATE_TAG('E', 'N', 'D', ' ')
 
+/*
+ * A loaded LUN or channel may be busy at most this long after the clock
+ * of the save (queued work); a file with a later busy-until time, or an
+ * FDP event dated after that clock, is refused as corrupted.  An hour is
+ * far beyond any queue's work (2 GiB of writes queued on one LUN at
+ * 200 us a 4 KiB page is 100 s).
+ */
+#define FTL_STATE_MAX_BUSY_NS (3600ull * 1000000000ull)
+
 /* CRC32C (Castagnoli) of buf, continuing from crc (start with 0). */
 uint32_t ftl_crc32c(uint32_t crc, const void *buf, size_t len);
 

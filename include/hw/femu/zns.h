@@ -148,10 +148,10 @@ enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
  * becomes Read Only (from any state but Offline) or Offline (from any
  * state), giving back its open and active resources.  Each such change
  * is a Zone Descriptor Changed event: the zone joins the changed zone
- * list (once, however often it changes).  Returns true when the list was
- * empty before, i.e. when the device raises the asynchronous event; false
- * also when nothing changed (the zone already was in that state, or a
- * read-only request for an Offline zone).
+ * list (once, however often it changes).  Returns true when the zone
+ * changed (the device may raise the asynchronous event), false when
+ * nothing changed (the zone already was in that state, or a read-only
+ * request for an Offline zone).
  */
 bool zns_zone_set_read_only(struct zns *z, uint32_t zone);
 bool zns_zone_set_offline(struct zns *z, uint32_t zone);
@@ -166,6 +166,12 @@ bool zns_zone_set_offline(struct zns *z, uint32_t zone);
 uint32_t zns_changed_zones(const struct zns *z, uint32_t *zones,
                            uint32_t max);
 void zns_changed_clear(struct zns *z);
+/*
+ * Take entries first .. first + count - 1 off a list that did not
+ * overflow (the ones a Get Log Page with RAE cleared transferred); the
+ * rest keep their order.
+ */
+void zns_changed_consume(struct zns *z, uint32_t first, uint32_t count);
 
 void zns_get_counters(const struct zns *z, struct zns_counters *c);
 void zns_reset_counters(struct zns *z);

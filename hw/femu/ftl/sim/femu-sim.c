@@ -22,7 +22,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,8 +70,11 @@ static void usage(FILE *f)
 "  age, measure (the default); uniform writes keep fio's random map\n"
 "  (randommap=on), Zipf draws are independent as in fio; part=\n"
 "  precondition runs fill and age only, part=measure the measure only\n"
-"--save-state FILE  write the SSD state after the run (device state=)\n"
+"--save-state FILE  write the SSD state after the run (device state=);\n"
+"  after --load-state it keeps the device's sections (SMART counters,\n"
+"  host data less the blocks this run wrote or trimmed)\n"
 "--load-state FILE  start from a saved state (no phase: just print it)\n"
+"  both take the device's lock on FILE.lock\n"
 "--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n"
 "\n"
 "With femu_mode=3 among the properties: the zoned namespace (femu-sim\n"
@@ -184,7 +189,25 @@ struct sim_opts {
     enum ftl_delay_mode delay;
     bool timing, json;
     uint64_t seed;
+    /* with --load-state: one bit per logical block this run wrote or
+     * trimmed (their data in the loaded file's DATA sections is gone) */
+    uint64_t *touched;
 };
+
+static void touch(const struct sim_opts *o, uint64_t slba, uint32_t nlb)
+{
+    if (!o->touched) {
+        return;
+    }
+    for (uint64_t b = slba; b < slba + nlb; b++) {
+        o->touched[b / 64] |= UINT64_C(1) << (b % 64);
+    }
+}
+
+static bool touched(const struct sim_opts *o, uint64_t b)
+{
+    return o->touched && (o->touched[b / 64] >> (b % 64) & 1);
+}
 
 /*
  * The FTL's properties (the rows of ftl_props[], which the femu device's
@@ -588,12 +611,16 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         head = (head + 1) % LOOKAHEAD;
         if (rq.trim) {
             ftl_trim(ftl, rq.slba, rq.nlb);
+            touch(o, rq.slba, rq.nlb);
         } else {
             uint64_t t = ftl_write(ftl, rq.slba, rq.nlb, rq.pid, *now);
             if (t == FTL_TIME_ERROR) {
                 r->write_errors++;
-            } else if (o->timing) {
-                *now = t; /* QD1: the next request follows completion */
+            } else {
+                touch(o, rq.slba, rq.nlb);
+                if (o->timing) {
+                    *now = t; /* QD1: the next request follows completion */
+                }
             }
         }
         ftl_background_gc(ftl, *now);
@@ -741,10 +768,121 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
  */
 #define SIM_SECTION FTL_STATE_TAG('S', 'I', 'M', ' ')
 
-static int save_state(const struct ftl *ftl, const char *path,
+/*
+ * The device's DATA section (docs/state.md): u32 chunk bytes (4096), u32
+ * count, count x (u64 chunk index, 4096 bytes).  Chunks of blocks this
+ * run wrote or trimmed lose those blocks (femu-sim's writes carry no
+ * data: they read as zeroes, as after a load of a femu-sim state), and a
+ * chunk left all zero is dropped.  The new length in *len.
+ */
+#define DATA_CHUNK 4096u
+#define DATA_REC (8 + DATA_CHUNK)
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static int filter_data(const struct sim_opts *o, uint8_t *p, uint64_t *len,
+                       char *err, size_t errlen)
+{
+    uint32_t secsz = o->cfg.secsz, count, kept = 0;
+    uint64_t nblk = ftl_cfg_ns_blocks(&o->cfg);
+
+    if (*len < 8 || le32(p) != DATA_CHUNK ||
+        *len != 8 + (uint64_t)(count = le32(p + 4)) * DATA_REC) {
+        snprintf(err, errlen, "corrupted state file (DATA section of %llu "
+                 "bytes)", (unsigned long long)*len);
+        return -1;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        uint8_t *r = p + 8 + (uint64_t)i * DATA_REC;
+        uint64_t idx = 0, b0;
+        bool any = false;
+
+        for (int k = 7; k >= 0; k--) {
+            idx = idx << 8 | r[k];
+        }
+        b0 = idx * (DATA_CHUNK / secsz);
+        for (uint32_t k = 0; k < DATA_CHUNK / secsz; k++) {
+            if (b0 + k < nblk && touched(o, b0 + k)) {
+                memset(r + 8 + (size_t)k * secsz, 0, secsz);
+            }
+        }
+        for (uint32_t k = 0; k < DATA_CHUNK && !any; k++) {
+            any = r[8 + k] != 0;
+        }
+        if (any) {
+            memmove(p + 8 + (uint64_t)kept++ * DATA_REC, r, DATA_REC);
+        }
+    }
+    for (int k = 0; k < 4; k++) {
+        p[4 + k] = (uint8_t)(kept >> (8 * k));
+    }
+    *len = 8 + (uint64_t)kept * DATA_REC;
+    return 0;
+}
+
+/*
+ * Copy into f the sections of the state file `from` that femu-sim does not
+ * own (the device's DEV and DATA, anything newer), so that saving over a
+ * device's state keeps its host data.  0, or -1 with a message.
+ */
+static int carry_sections(const struct sim_opts *o, const char *from,
+                          FILE *f, char *err, size_t errlen)
+{
+    /* the device's sections are at most a DATA section: 256 records */
+    const uint64_t max = 8 + 256 * (uint64_t)DATA_REC;
+    uint8_t h[16], *buf = malloc(max);
+    FILE *in = fopen(from, "rb");
+    uint32_t tag;
+    uint64_t len;
+    int rc = -1;
+
+    if (!in || !buf) {
+        snprintf(err, errlen, "%s: %s", from, strerror(errno));
+        goto out;
+    }
+    if (fread(h, 1, sizeof(h), in) != sizeof(h)) {
+        snprintf(err, errlen, "%s: truncated state file", from);
+        goto out;
+    }
+    while ((rc = ftl_state_next_section(in, &tag, &len, err, errlen)) == 1 &&
+           tag != FTL_STATE_SEC_END) {
+        if (tag == FTL_STATE_SEC_FTL || tag == SIM_SECTION) {
+            rc = ftl_state_skip_payload(in, tag, len, err, errlen);
+        } else if (len > max) {
+            snprintf(err, errlen, "corrupted state file (a section of %llu "
+                     "bytes)", (unsigned long long)len);
+            rc = -1;
+        } else {
+            rc = ftl_state_read_payload(in, tag, len, buf, err, errlen);
+            if (!rc && tag == FTL_STATE_SEC_DATA) {
+                rc = filter_data(o, buf, &len, err, errlen);
+            }
+            if (!rc && (tag != FTL_STATE_SEC_DATA || len > 8)) {
+                rc = ftl_state_write_section(f, tag, buf, len, err, errlen);
+            }
+        }
+        if (rc) {
+            goto out;
+        }
+    }
+    rc = rc == 1 ? 0 : -1;
+out:
+    if (in) {
+        fclose(in);
+    }
+    free(buf);
+    return rc;
+}
+
+static int save_state(const struct sim_opts *o, const struct ftl *ftl,
+                      const char *path, const char *load_path,
                       uint64_t phases_run, uint64_t seed, uint64_t now)
 {
-    char tmp[4096], err[256];
+    char tmp[4096], err[512];
     uint8_t sim[16];
     FILE *f;
     int rc;
@@ -764,6 +902,9 @@ static int save_state(const struct ftl *ftl, const char *path,
     }
     rc = ftl_state_write_header(f, err, sizeof(err));
     rc = rc ? rc : ftl_state_save(ftl, now, f, err, sizeof(err));
+    if (!rc && load_path) {
+        rc = carry_sections(o, load_path, f, err, sizeof(err));
+    }
     rc = rc ? rc : ftl_state_write_section(f, SIM_SECTION, sim, sizeof(sim),
                                            err, sizeof(err));
     rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_END, NULL, 0,
@@ -785,6 +926,54 @@ static int save_state(const struct ftl *ftl, const char *path,
         unlink(tmp);
     }
     return rc;
+}
+
+/*
+ * The lock the `femu` device holds on PATH.lock while it uses PATH (an
+ * exclusive fcntl lock on the whole file, an open file description lock
+ * where the kernel has them, as QEMU's qemu_lock_fd takes it): femu-sim
+ * takes it too, so it never reads a state a running device will
+ * overwrite at exit, nor saves over one.  The fd, kept for the run, or -1
+ * with a message.  *same is set when the lock is the one held on fd
+ * `held` (the same file under another name).
+ */
+static int lock_state(const char *opt, const char *path, int held,
+                      bool *same)
+{
+    char lock[4096];
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    struct stat a, b;
+    int fd, rc;
+
+    *same = false;
+    snprintf(lock, sizeof(lock), "%s.lock", path);
+    fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "femu-sim: %s %s: cannot create %s: %s\n", opt, path,
+                lock, strerror(errno));
+        return -1;
+    }
+    if (held >= 0 && fstat(fd, &a) == 0 && fstat(held, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        close(fd);
+        *same = true;
+        return held;
+    }
+#ifdef F_OFD_SETLK
+    rc = fcntl(fd, F_OFD_SETLK, &fl);
+    if (rc < 0 && errno == EINVAL) {
+        rc = fcntl(fd, F_SETLK, &fl);
+    }
+#else
+    rc = fcntl(fd, F_SETLK, &fl);
+#endif
+    if (rc < 0) {
+        fprintf(stderr, "femu-sim: %s %s: in use by a femu device or "
+                "another femu-sim (%s is locked)\n", opt, path, lock);
+        close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 static struct ftl *load_state(const struct ftl_config *cfg, const char *path,
@@ -847,7 +1036,8 @@ int main(int argc, char **argv)
     uint64_t now = 0;
     const char *save_path = NULL, *load_path = NULL;
     uint64_t phases_run = 0, file_seed = 0;
-    bool seed_given = false;
+    bool seed_given = false, same = false;
+    int load_lock = -1, save_lock = -1;
 
     /* femu_mode=3 among the properties: the zoned namespace model */
     for (int i = 1; i < argc; i++) {
@@ -917,6 +1107,14 @@ int main(int argc, char **argv)
         return 2;
     }
     o.cfg.seed = o.seed;
+    if (load_path && (load_lock = lock_state("--load-state", load_path, -1,
+                                             &same)) < 0) {
+        return 1;
+    }
+    if (save_path && (save_lock = lock_state("--save-state", save_path,
+                                             load_lock, &same)) < 0) {
+        return 1;
+    }
     if (load_path) {
         ftl = load_state(&o.cfg, load_path, &phases_run, &file_seed);
         if (!ftl) {
@@ -932,6 +1130,14 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (load_path && save_path) {
+        o.touched = calloc(ftl_ns_blocks(ftl) / 64 + 1, sizeof(*o.touched));
+        if (!o.touched) {
+            fprintf(stderr, "femu-sim: out of memory\n");
+            ftl_free(ftl);
+            return 1;
+        }
+    }
     ftl_set_gc_delay(ftl, o.gc_delay);
     ftl_set_delay_mode(ftl, o.delay);
     for (int i = 0; i < nph; i++) {
@@ -941,7 +1147,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (save_path && save_state(ftl, save_path, phases_run + (uint64_t)nph,
+    if (save_path && save_state(&o, ftl, save_path, load_path,
+                                phases_run + (uint64_t)nph,
                                 o.seed, now) < 0) {
         ftl_free(ftl);
         return 1;
