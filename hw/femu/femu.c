@@ -231,6 +231,7 @@ static void femu_exit_notify(Notifier *notifier, void *data)
     /* guest power-off, quit, SIGTERM: the threads are stopped, the SSD
      * is quiet: keep it in its state file */
     femu_state_exit(n);
+    femu_capture_fini(n);   /* the I/O trace's END record */
 }
 
 /*
@@ -349,7 +350,8 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     } else {
         snprintf(n->sn, sizeof(n->sn), "vSSD%d", n->instance);
     }
-    if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp)) {
+    if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp) ||
+        !femu_capture_realize(n, errp)) {
         femu_state_unrealize(n);
         femu_store_fini(&n->store);
         goto fail_ftl;
@@ -387,6 +389,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     return;
 
 fail_bh:
+    femu_capture_fini(n);
     femu_state_unrealize(n);
     qemu_bh_delete(n->admin_bh);
     g_free(n->sq);
@@ -412,6 +415,7 @@ static void femu_exit(PCIDevice *pdev)
     qemu_remove_exit_notifier(&n->exit_notifier);
     qemu_del_vm_change_state_handler(n->vm_state);
     femu_pollers_stop(n);
+    femu_capture_fini(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);
     g_free(n->sq);
@@ -483,6 +487,8 @@ static const Property femu_props[] = {
     /* a fresh random UUID per run unless given ("auto") */
     DEFINE_PROP_UUID("uuid", FemuCtrl, params.uuid),
     DEFINE_PROP_STRING("state", FemuCtrl, params.state_path),
+    /* I/O capture (capture.c, docs/trace.md) */
+    DEFINE_PROP_STRING("io_trace", FemuCtrl, params.io_trace_path),
 };
 
 /*
@@ -568,6 +574,9 @@ static const FemuPropDesc femu_prop_descs[] = {
     { "state", "state file: the SSD (FTL and data) is loaded from it at "
                "start when it exists and saved to it when QEMU quits "
                "(docs/state.md; femu_mode=1)" },
+    { "io_trace", "I/O trace file: every command that reaches the FTL is "
+                  "recorded to it for femu-sim --replay (docs/trace.md; "
+                  "femu_mode=1; 0xEF codes 10/11 start and stop it)" },
 };
 
 static const FemuPropDesc femu_subsys_prop_descs[] = {
