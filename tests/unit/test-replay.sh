@@ -62,6 +62,16 @@ err=$("$sim" secsz=4096 --replay="$t/run.ftr" 2>&1 >/dev/null); rc=$?
 cmp -s "$t/again.ftr" "$t/again2.ftr" || bad "re-recorded trace differs"
 [ "$(stat -c %s "$t/again.ftr")" = "$(stat -c %s "$t/run.ftr")" ] || bad "re-recorded size"
 
+# a trace recorded from a loaded state is marked so, and replays to the
+# same counters from that state
+"$sim" $geo --phase fill:seqfill,bs=128k --phase age:randwrite,bs=4k,size=64m \
+    --save-state "$t/aged" > /dev/null || bad "--save-state"
+want=$("$sim" $geo --load-state "$t/aged" --phase m:randwrite,bs=4k,size=32m \
+    --record="$t/mid.ftr" | grep '^C0h')
+got=$("$sim" --load-state "$t/aged" --replay="$t/mid.ftr")
+[ -n "$want" ] && [ "$(echo "$got" | grep '^C0h')" = "$want" ] || bad "midrun replay: '$got' vs '$want'"
+echo "$got" | grep -q '^replay: note: recorded from a device that already held data' || bad "no midrun note: $got"
+
 # --- each public format: N distinct 4 KiB writes are N host pages -------
 N=3000
 awk -v n=$N 'BEGIN { for (i = 0; i < n; i++)
