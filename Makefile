@@ -31,7 +31,7 @@ LOCK ?= /tmp/femu-build.lock
 QEMU_BIN := $(BUILD_DIR)/qemu-system-x86_64
 
 .PHONY: all demo check build qemu sim guest configure clean distclean help \
-	fuzz-ftl fuzz-state fuzz-chaos asan check-asan check-valgrind
+	fuzz-ftl fuzz-state fuzz-trace fuzz-chaos asan check-asan check-valgrind
 
 all: build
 
@@ -113,6 +113,10 @@ fuzz-ftl:
 # the state-file loader under libFuzzer (tests/fuzz/fuzz-state.c)
 fuzz-state:
 	tests/fuzz/fuzz-state.sh $(FUZZ_SECONDS)
+
+# femu-sim's trace parsers under libFuzzer (tests/fuzz/fuzz-trace.c)
+fuzz-trace:
+	tests/fuzz/fuzz-trace.sh $(FUZZ_SECONDS)
 
 # A second QEMU build (ASan + UBSan) in $(ASAN_DIR) and the FTL with both in
 # $(ASAN_SIM_DIR).  Its own build dir: it does not take the build-femu lock;

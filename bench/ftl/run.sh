@@ -1,15 +1,16 @@
 #!/bin/bash
 # FTL benchmark and the tutorial-02 WAF table from the simulator.
-#   bench/ftl/run.sh            everything (about 2 minutes on 2 cores)
+#   bench/ftl/run.sh            everything (about 4 minutes on 2 cores: the replay part took 1 min 49 s)
 #   bench/ftl/run.sh bench      only the throughput / metadata / model part
 #   bench/ftl/run.sh waf        only the WAF table
+#   bench/ftl/run.sh replay     only the trace replay speed (femu-replay-bench)
 # Builds the standalone tree in build/ if needed.  Every table line comes
 # with the command that produced it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 what=${1:-all}
 [ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build femu-sim femu-ftl-bench >/dev/null
+ninja -C build femu-sim femu-ftl-bench femu-replay-bench >/dev/null
 
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) $(uname -m), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# compiler: $(cc --version | head -1)"
@@ -18,6 +19,12 @@ if [ "$what" = all ] || [ "$what" = bench ]; then
     echo
     echo "\$ build/femu-ftl-bench"
     build/femu-ftl-bench
+fi
+
+if [ "$what" = all ] || [ "$what" = replay ]; then
+    echo
+    echo "\$ build/femu-replay-bench"
+    build/femu-replay-bench
 fi
 
 if [ "$what" = all ] || [ "$what" = waf ]; then

@@ -558,6 +558,10 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     case FEMU_CTRL_SAVE_STATE:
         /* save the state file now (state= property) */
         return femu_state_save_now(n, cmd);
+    case FEMU_CTRL_IO_TRACE_START:
+    case FEMU_CTRL_IO_TRACE_STOP:
+        /* io_trace= (capture.c) */
+        return femu_capture_control(n, code);
     case FEMU_CTRL_IO_LOG_ON:
     case FEMU_CTRL_IO_LOG_OFF:
         qatomic_set(&n->io_log, code == FEMU_CTRL_IO_LOG_ON);
@@ -588,6 +592,7 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
         ftl_reset_counters(n->ftl);
         break;
     }
+    femu_capture(n, FTL_IOTRACE_CONTROL, 0, 0, 0, code, get_clock(), 0);
     qemu_mutex_unlock(&n->ftl_lock);
     return NVME_SUCCESS;
 }

@@ -158,6 +158,7 @@ static void femu_exit_notify(Notifier *notifier, void *data)
     /* guest power-off, quit, SIGTERM: the threads are stopped, the SSD
      * is quiet: keep it in its state file */
     femu_state_exit(n);
+    femu_capture_fini(n);   /* the I/O trace's END record */
 }
 
 /*
@@ -276,7 +277,8 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     } else {
         snprintf(n->sn, sizeof(n->sn), "vSSD%d", n->instance);
     }
-    if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp)) {
+    if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp) ||
+        !femu_capture_realize(n, errp)) {
         femu_state_unrealize(n);
         femu_store_fini(&n->store);
         goto fail_ftl;
@@ -314,6 +316,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     return;
 
 fail_bh:
+    femu_capture_fini(n);
     femu_state_unrealize(n);
     qemu_bh_delete(n->admin_bh);
     g_free(n->sq);
@@ -340,6 +343,7 @@ static void femu_exit(PCIDevice *pdev)
     qemu_del_vm_change_state_handler(n->vm_state);
     femu_state_save_wait(n);
     femu_pollers_stop(n);
+    femu_capture_fini(n);
     femu_ctrl_reset(n);
     qemu_bh_delete(n->admin_bh);
     g_free(n->sq);

@@ -42,6 +42,7 @@
 #include "qemu/uuid.h"
 #include "hw/femu/ftl.h"
 #include "hw/femu/ftl-props.h"
+#include "hw/femu/ftl-iotrace.h"
 #include "hw/femu/zns.h"
 #include "hw/femu/femu-abi.h"
 
@@ -304,6 +305,7 @@ typedef struct FemuParams {
     char *subsys_id;        /* the subsys property: a femu-subsys id */
     QemuUUID uuid;          /* namespace UUID (descriptor 03h) */
     char *state_path;       /* the state property: a state file, or NULL */
+    char *io_trace_path;    /* the io_trace property: a trace file, or NULL */
     /* Zoned Namespace SSD (femu_mode=3) */
     uint32_t zns_zone_luns;
     uint64_t zns_zone_size_mb;
@@ -418,6 +420,13 @@ struct FemuCtrl {
     /* per-I/O logging (0xEF codes 6/7): trace event femu_io_log */
     bool io_log;
 
+    /* I/O capture (io_trace=, capture.c): the writer and the time base
+     * are used under ftl_lock; capture_on is read without it */
+    struct ftl_iotrace_writer *capture;
+    int64_t capture_base_ns;
+    bool capture_reported;  /* a write error was reported */
+    bool capture_on;
+
     /* completion lateness, ns (see log page C1h): emulated completion
      * time to CQE written, and to the poller's interrupt step done */
     FemuLatHist lat_cqe;
@@ -530,6 +539,16 @@ void femu_ftl_lock(FemuCtrl *n);
 void femu_ftl_lock_main(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
+
+/* capture.c: io_trace= (docs/trace.md) */
+bool femu_capture_realize(FemuCtrl *n, Error **errp);
+void femu_capture_fini(FemuCtrl *n);
+/* one record, ftl_lock held, after the FTL call it describes */
+void femu_capture(FemuCtrl *n, uint8_t op, uint8_t flags, uint64_t slba,
+                  uint32_t nlb, uint32_t arg, int64_t at_ns, int64_t done_ns);
+/* a Flush (takes ftl_lock while a trace is being written) */
+void femu_capture_flush(FemuCtrl *n, uint32_t nsid, int64_t at_ns);
+uint16_t femu_capture_control(FemuCtrl *n, uint32_t code);
 
 /* state.c */
 bool femu_state_realize(FemuCtrl *n, Error **errp);

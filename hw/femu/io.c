@@ -106,6 +106,8 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
             req->due_ns = ftl_read(n->ftl, slba, nlb, start);
         }
         ftl_background_gc(n->ftl, start);
+        femu_capture(n, is_write ? FTL_IOTRACE_WRITE : FTL_IOTRACE_READ, 0,
+                     slba, nlb, is_write ? pid : 0, start, req->due_ns);
         qemu_mutex_unlock(&n->ftl_lock);
         if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
             /* no free line could be made: a write fault, never a crash */
@@ -129,8 +131,11 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
  * thread waiting for ftl_lock (Identify Namespace, logs) gets it */
 #define FEMU_TRIM_STEP_PAGES    4096
 
-/* Unmap [slba, slba + nlb): the store reads zeroes, the FTL forgets it. */
-static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb)
+/* Unmap [slba, slba + nlb): the store reads zeroes, the FTL forgets it.
+ * op: how an I/O trace records each step (a deallocate range, with more
+ * to follow, or Write Zeroes). */
+static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb, uint8_t op,
+                       int64_t at_ns)
 {
     uint64_t bpp, step, end = slba + nlb;
 
@@ -148,6 +153,10 @@ static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb)
         uint64_t e = MIN(end, QEMU_ALIGN_DOWN(s, step) + step);
 
         ftl_trim(n->ftl, s, e - s);
+        /* each step as the FTL took it: another poller's write may come
+         * between two steps */
+        femu_capture(n, op, op == FTL_IOTRACE_DEALLOC ? FTL_IOTRACE_F_MORE : 0,
+                     s, (uint32_t)(e - s), 0, at_ns, 0);
         s = e;
         if (s < end && qatomic_read(&n->ftl_waiters)) {
             qemu_mutex_unlock(&n->ftl_lock);
@@ -167,7 +176,7 @@ static uint16_t femu_write_zeroes(FemuCtrl *n, FemuReq *req)
     if (status) {
         return status;
     }
-    femu_unmap(n, slba, nlb);
+    femu_unmap(n, slba, nlb, FTL_IOTRACE_WRITE_ZEROES, req->arrival_ns);
     qatomic_inc(&n->host_write_cmds);
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;
@@ -223,7 +232,8 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         uint32_t nlb = le32_to_cpu(range[i].nlb);
 
         if (nlb) {
-            femu_unmap(n, le64_to_cpu(range[i].slba), nlb);
+            femu_unmap(n, le64_to_cpu(range[i].slba), nlb,
+                       FTL_IOTRACE_DEALLOC, req->due_ns);
         }
     }
     if (n->ftl && !femu_is_zns(n)) {
@@ -232,6 +242,9 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
          * not only at the next read or write, as in FEMU's BlackBox FTL */
         femu_ftl_lock(n);
         ftl_background_gc(n->ftl, req->due_ns);
+        /* the command's end: a deallocate of no blocks, then GC */
+        femu_capture(n, FTL_IOTRACE_DEALLOC, 0, le64_to_cpu(range[0].slba),
+                     0, 0, req->due_ns, 0);
         qemu_mutex_unlock(&n->ftl_lock);
     }
     /* the first range's LBA and the blocks of all ranges */
@@ -262,6 +275,7 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
         switch (cmd->opcode) {
         case NVME_CMD_FLUSH:
             /* the store is the media: nothing is cached */
+            femu_capture_flush(n, nsid, req->arrival_ns);
             status = NVME_SUCCESS;
             break;
         case NVME_CMD_WRITE:

@@ -127,6 +127,10 @@ static FemuProp femu_dev_rows[] = {
             "state file: the SSD (FTL and data) is loaded from it at start "
             "when it exists and saved to it when QEMU quits "
             "(docs/state.md; femu_mode=1)"),
+    STR_ROW("io_trace", DEV(params.io_trace_path),
+            "I/O trace file: every command that reaches the FTL is recorded "
+            "to it for femu-sim --replay (docs/trace.md; femu_mode=1; 0xEF "
+            "codes 10/11 start and stop it)"),
 
     /* FEMU upstream's names: namespaces and controller */
     ROW(U32, "namespaces", DEV(params.namespaces), 1, 1, 1,

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build and run one of the libFuzzer harnesses: the FTL (tests/fuzz/fuzz-ftl.c,
 # inputs up to 256 bytes) or, with FUZZ_HARNESS=state, the state-file loader
-# (tests/fuzz/fuzz-state.c, inputs up to 512 bytes; tests/fuzz/fuzz-state.sh).
+# (tests/fuzz/fuzz-state.c, inputs up to 512 bytes; tests/fuzz/fuzz-state.sh)
+# or, with FUZZ_HARNESS=trace, femu-sim's trace parsers (tests/fuzz/fuzz-trace.c,
+# inputs up to 4096 bytes; tests/fuzz/fuzz-trace.sh).
 #
 #   tests/fuzz/fuzz-ftl.sh [SECONDS]      (make fuzz-ftl FUZZ_SECONDS=...)
 #
@@ -21,7 +23,8 @@ h=${FUZZ_HARNESS:-ftl}
 case $h in
 ftl) maxlen=256 ;;
 state) maxlen=512 ;;
-*) echo "fuzz: FUZZ_HARNESS must be ftl or state (got '$h')" >&2; exit 2 ;;
+trace) maxlen=4096 ;;
+*) echo "fuzz: FUZZ_HARNESS must be ftl, state or trace (got '$h')" >&2; exit 2 ;;
 esac
 out=$root/build-fuzz
 src=$root/tests/fuzz
@@ -36,6 +39,7 @@ ftl_src=$(sed -n "s/^ *'\([a-z-]*\.c\)',*$/\1/p" "$root/hw/femu/ftl/meson.build"
 clang -g -O1 -Wall -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I"$root/include" -I"$root/hw/femu/ftl" \
     "$src/fuzz-$h.c" $(for f in $ftl_src; do echo "$root/hw/femu/ftl/$f"; done) \
+    $([ "$h" = trace ] && echo "$root/hw/femu/ftl/sim/replay.c") \
     -o "$out/fuzz-$h"
 cp -n "$src"/corpus-$h/* "$out/corpus-$h/" 2>/dev/null || true
 cd "$out"

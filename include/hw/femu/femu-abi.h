@@ -44,9 +44,11 @@ enum FemuControlCode {
     FEMU_CTRL_SAVE_STATE        = 8,    /* save the state file now */
     FEMU_CTRL_FAIL_ZONE         = 9,    /* femu_mode=3: CDW11 zone fails,
                                          * CDW12 0 Read Only, 1 Offline */
+    FEMU_CTRL_IO_TRACE_START    = 10,   /* io_trace=: (re)start the trace */
+    FEMU_CTRL_IO_TRACE_STOP     = 11,   /* io_trace=: close it (END) */
 };
 #define FEMU_CTRL_FIRST         FEMU_CTRL_GC_DELAY_ON
-#define FEMU_CTRL_LAST          FEMU_CTRL_FAIL_ZONE
+#define FEMU_CTRL_LAST          FEMU_CTRL_IO_TRACE_STOP
 
 /* Size of log page C0h. */
 #define FEMU_VENDOR_LOG_SIZE    512

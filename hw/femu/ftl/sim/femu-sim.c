@@ -31,6 +31,7 @@
 
 #include "hw/femu/ftl.h"
 #include "hw/femu/ftl-props.h"
+#include "replay.h"
 #include "workload.h"
 #include "zoned.h"
 
@@ -39,6 +40,7 @@
 
 struct phase_result {
     struct wl_spec spec;
+    const char *label;         /* the workload column; NULL: spec.kind */
     struct ftl_counters d;     /* counter differences */
     uint64_t requests, write_errors, events;
     uint64_t emul_ns;          /* emulated time the phase took at QD1 */
@@ -76,6 +78,13 @@ static void usage(FILE *f)
 "--load-state FILE  start from a saved state (no phase: just print it)\n"
 "  both take the device's lock on FILE.lock\n"
 "--seed=N (1)  --json  --timing=on|off (emulated QD1 time; on)\n"
+"--replay=PATH  apply an I/O trace after the phases (docs/trace.md):\n"
+"  --replay-format=femu|msr|blkparse|iolog (femu: the device's io_trace=;\n"
+"  its properties are the defaults, the geometry must match)\n"
+"  --replay-offsets=exact|wrap|scale  --replay-pace=fast|trace (trace:\n"
+"  arrivals at the trace's times, latency histogram)\n"
+"  --replay-event=D|Q (blkparse: dispatch or queue events)\n"
+"--record=PATH  write the FTL requests of the run as a femu trace\n"
 "\n"
 "With femu_mode=3 among the properties: the zoned namespace (femu-sim\n"
 "femu_mode=3 --help lists its phases).\n");
@@ -192,6 +201,7 @@ struct sim_opts {
     /* with --load-state: one bit per logical block this run wrote or
      * trimmed (their data in the loaded file's DATA sections is gone) */
     uint64_t *touched;
+    struct ftl_iotrace_writer *rec;   /* --record */
 };
 
 static void touch(const struct sim_opts *o, uint64_t slba, uint32_t nlb)
@@ -609,11 +619,12 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
             queued--; /* drained: the rest follow head in order */
         }
         head = (head + 1) % LOOKAHEAD;
+        uint64_t at = *now, t = 0;
         if (rq.trim) {
             ftl_trim(ftl, rq.slba, rq.nlb);
             touch(o, rq.slba, rq.nlb);
         } else {
-            uint64_t t = ftl_write(ftl, rq.slba, rq.nlb, rq.pid, *now);
+            t = ftl_write(ftl, rq.slba, rq.nlb, rq.pid, *now);
             if (t == FTL_TIME_ERROR) {
                 r->write_errors++;
             } else {
@@ -624,6 +635,14 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
             }
         }
         ftl_background_gc(ftl, *now);
+        if (o->rec) {
+            struct ftl_iotrace_rec x = {
+                .op = rq.trim ? FTL_IOTRACE_DEALLOC : FTL_IOTRACE_WRITE,
+                .nsid = 1, .slba = rq.slba, .nlb = rq.nlb,
+                .arg = rq.trim ? 0 : rq.pid, .time_ns = at, .done_ns = t,
+            };
+            ftl_iotrace_writer_append(o->rec, &x);
+        }
         r->requests++;
     }
     while (ftl_fdp_pop_event(ftl, &ev)) {
@@ -672,7 +691,7 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
         const struct phase_result *p = &r[i];
         printf("%-10s %-10s %8llu %8llu %12llu %12llu %12llu %9u %8llu "
                "%8llu %6llu %10.3f\n",
-               p->spec.name, kind_name(p->spec.kind),
+               p->spec.name, p->label ? p->label : kind_name(p->spec.kind),
                (unsigned long long)p->spec.bs,
                (unsigned long long)p->requests,
                (unsigned long long)p->d.host_pages_written,
@@ -719,7 +738,9 @@ static void json_counters(const struct ftl_counters *d)
 
 static void print_json(const struct ftl *ftl, const struct sim_opts *o,
                        const struct phase_result *r, int n,
-                       const struct ftl_counters *tot)
+                       const struct ftl_counters *tot,
+                       const struct sim_replay_opts *ro,
+                       const struct sim_replay_result *rr)
 {
     const struct ftl_config *c = ftl_config_of(ftl);
 
@@ -746,7 +767,8 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
         const struct phase_result *p = &r[i];
         printf("%s\n  {\"name\": \"%s\", \"workload\": \"%s\", \"bs\": %llu, "
                "\"zipf\": %g, \"requests\": %llu, \"waf_x1000\": %u, ",
-               i ? "," : "", p->spec.name, kind_name(p->spec.kind),
+               i ? "," : "", p->spec.name,
+               p->label ? p->label : kind_name(p->spec.kind),
                (unsigned long long)p->spec.bs, p->spec.zipf_theta,
                (unsigned long long)p->requests, p->waf_x1000);
         json_counters(&p->d);
@@ -758,7 +780,70 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
     }
     printf("],\n \"total\": {\"waf_x1000\": %u, ", ftl_waf_x1000(ftl));
     json_counters(tot);
-    printf("}}\n");
+    printf("}");
+    if (ro->path) {
+        printf(",\n \"replay\": ");
+        sim_replay_print(ro, rr, true);
+    }
+    printf("}\n");
+}
+
+/* The replay as one more row: the counter differences over it (since the
+ * trace's last counter reset, when it holds one, as C0h reports). */
+static int run_replay(struct ftl *ftl, const struct sim_opts *o,
+                      const struct sim_replay_opts *ro, uint64_t *now,
+                      struct phase_result *r, struct sim_replay_result *rr)
+{
+    struct ftl_counters before, after;
+    uint64_t start = *now;
+
+    memset(r, 0, sizeof(*r));
+    snprintf(r->spec.name, sizeof(r->spec.name), "replay");
+    r->label = sim_replay_fmt_name(ro->fmt);
+    ftl_get_counters(ftl, &before);
+    if (sim_replay_file(ftl, ro, o->timing, now, o->rec, rr) < 0) {
+        return -1;
+    }
+    ftl_get_counters(ftl, &after);
+    if (rr->counters_reset) {
+        memset(&before, 0, sizeof(before));
+    }
+    diff_counters(&before, &after, &r->d);
+    r->waf_x1000 = waf_of(&r->d);
+    r->requests = rr->records;
+    r->write_errors = rr->write_errors;
+    r->events = rr->fdp_events;
+    r->emul_ns = *now - start;
+    return 0;
+}
+
+/* --record: the header of this FTL, and the run-time controls the run
+ * starts with as records, so that a replay of the file starts alike. */
+static struct ftl_iotrace_writer *open_record(const struct ftl *ftl,
+                                              const struct sim_opts *o,
+                                              const char *path, bool midrun)
+{
+    struct ftl_iotrace_hdr h;
+    struct ftl_iotrace_rec x = { .op = FTL_IOTRACE_CONTROL };
+    struct ftl_iotrace_writer *w;
+    char err[512];
+
+    ftl_iotrace_hdr_of(&h, ftl_config_of(ftl), ftl_ns_blocks(ftl),
+                       midrun ? FTL_IOTRACE_HF_MIDRUN : 0);
+    w = ftl_iotrace_writer_open(path, &h, err, sizeof(err));
+    if (!w) {
+        fprintf(stderr, "femu-sim: --record %s\n", err);
+        return NULL;
+    }
+    if (!o->gc_delay) {
+        x.arg = 2;      /* 0xEF code 2: GC takes no time */
+        ftl_iotrace_writer_append(w, &x);
+    }
+    if (o->delay != FTL_DELAY_CONFIGURED) {
+        x.arg = o->delay == FTL_DELAY_BUILTIN ? 3 : 4;
+        ftl_iotrace_writer_append(w, &x);
+    }
+    return w;
 }
 
 /*
@@ -1027,7 +1112,11 @@ static struct ftl *load_state(const struct ftl_config *cfg, const char *path,
 int main(int argc, char **argv)
 {
     static struct wl_spec phases[MAX_PHASES];
-    static struct phase_result res[MAX_PHASES];
+    static struct phase_result res[MAX_PHASES + 1];
+    static struct sim_replay_result rr;
+    struct sim_replay_opts ro = { 0 };
+    const char *prop_args[64];
+    int nprop = 0, ropt;
     struct sim_opts o;
     int nph = 0;
     struct ftl *ftl;
@@ -1091,6 +1180,10 @@ int main(int argc, char **argv)
             if (add_wafrun(a[9] == '=' ? a + 10 : NULL, phases, &nph) < 0) {
                 return 2;
             }
+        } else if ((ropt = sim_replay_option(&ro, a)) != 0) {
+            if (ropt < 0) {
+                return 2;
+            }
         } else if (a[0] == '-') {
             fprintf(stderr, "femu-sim: unknown option %s\n", a);
             usage(stderr);
@@ -1101,10 +1194,44 @@ int main(int argc, char **argv)
             if (sim_each_kv(buf, prop_cb, &o) < 0) {
                 return 2;
             }
+            if (nprop < (int)(sizeof(prop_args) / sizeof(prop_args[0]))) {
+                prop_args[nprop++] = a;
+            }
         }
     }
-    if (nph == 0 && !load_path && add_wafrun(NULL, phases, &nph) < 0) {
+    if (nph == 0 && !load_path && !ro.path &&
+        add_wafrun(NULL, phases, &nph) < 0) {
         return 2;
+    }
+    if (ro.path && ro.pace_trace && !o.timing) {
+        fprintf(stderr, "femu-sim: --replay-pace=trace needs --timing=on\n");
+        return 2;
+    }
+    if (ro.path) {
+        struct ftl_iotrace_hdr h;
+        int hr = sim_replay_header(&ro, &h);
+
+        if (hr < 0) {
+            return 1;
+        }
+        if (hr == 0) {
+            /* the trace's properties, with the command line's on top */
+            o.cfg = h.cfg;
+            if (!seed_given) {
+                o.seed = h.cfg.seed;
+            }
+            for (int i = 0; i < nprop; i++) {
+                char buf[1024];
+                snprintf(buf, sizeof(buf), "%s", prop_args[i]);
+                if (sim_each_kv(buf, prop_cb, &o) < 0) {
+                    return 2;
+                }
+            }
+            if (ftl_iotrace_check_config(&h, &o.cfg, err, sizeof(err))) {
+                fprintf(stderr, "femu-sim: --replay %s: %s\n", ro.path, err);
+                return 1;
+            }
+        }
     }
     o.cfg.seed = o.seed;
     if (load_path && (load_lock = lock_state("--load-state", load_path, -1,
@@ -1140,12 +1267,35 @@ int main(int argc, char **argv)
     }
     ftl_set_gc_delay(ftl, o.gc_delay);
     ftl_set_delay_mode(ftl, o.delay);
+    if (ro.record && !(o.rec = open_record(ftl, &o, ro.record, load_path))) {
+        ftl_free(ftl);
+        return 1;
+    }
     for (int i = 0; i < nph; i++) {
         if (run_phase(ftl, &o, &phases[i], (int)phases_run + i, &now,
                       &res[i]) < 0) {
             ftl_free(ftl);
             return 2;
         }
+    }
+    if (ro.path) {
+        if (run_replay(ftl, &o, &ro, &now, &res[nph], &rr) < 0) {
+            ftl_free(ftl);
+            return 1;
+        }
+        if (o.touched) {
+            /* the replay's writes are not tracked block by block: a
+             * --save-state after it keeps none of the loaded file's data
+             * (it reads as zeroes), rather than data the replay replaced */
+            memset(o.touched, 0xff,
+                   (ftl_ns_blocks(ftl) / 64 + 1) * sizeof(*o.touched));
+        }
+        nph++;
+    }
+    if (o.rec && ftl_iotrace_writer_close(o.rec, err, sizeof(err)) < 0) {
+        fprintf(stderr, "femu-sim: --record %s: %s\n", ro.record, err);
+        ftl_free(ftl);
+        return 1;
     }
     if (save_path && save_state(&o, ftl, save_path, load_path,
                                 phases_run + (uint64_t)nph,
@@ -1155,9 +1305,12 @@ int main(int argc, char **argv)
     }
     ftl_get_counters(ftl, &tot);
     if (o.json) {
-        print_json(ftl, &o, res, nph, &tot);
+        print_json(ftl, &o, res, nph, &tot, &ro, &rr);
     } else {
         print_human(ftl, &o, res, nph, &tot);
+        if (ro.path) {
+            sim_replay_print(&ro, &rr, false);
+        }
     }
     ftl_free(ftl);
     return 0;
