@@ -141,7 +141,7 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                     }
                     lpn = ftl->rmap[base + seq];
                     if (timed) {
-                        t = ftl_nand_read(&ftl->tm, g, now);
+                        t = ftl_nand_read(&ftl->tm, g, pg, now);
                     }
                     ppa = ftl_stream_program(ftl, dst, timed, t, &done);
                     if (ppa == FTL_NONE) {

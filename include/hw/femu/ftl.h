@@ -73,6 +73,39 @@ enum ftl_gc_policy {
 #define FTL_DEFAULT_FDP_NRU             128     /* the femu-subsys fdp.nru */
 #define FTL_DEFAULT_SEED                1
 
+/*
+ * NAND cell types (nand_cell_type): 0 keeps the uniform pg_rd_lat /
+ * pg_wr_lat (and pgtype_lat may vary program times by page type); 1..4
+ * take per-page-type read and program times (FEMU's tables unless
+ * lsb/csb/msb/tsb_rd_lat/_wr_lat override them) and the type's erase time.
+ */
+enum ftl_cell_type {
+    FTL_CELL_UNIFORM = 0,
+    FTL_CELL_SLC = 1,
+    FTL_CELL_MLC = 2,
+    FTL_CELL_TLC = 3,
+    FTL_CELL_QLC = 4,
+};
+/* Page types by the bit a page stores: LSB, CSB, MSB, TSB (an MLC has LSB
+ * and MSB pages, a TLC LSB, CSB and MSB, a QLC all four). */
+#define FTL_PGTYPE_NAMES { "lsb", "csb", "msb", "tsb" }
+#define FTL_MAX_PGTYPES 5         /* pgtype_lat's cell_pages goes to 5 */
+#define FTL_MAX_CELL_PAGES 5
+
+/* Read-cache eviction policies (cache_evict). */
+enum ftl_cache_evict {
+    FTL_EVICT_CLOCK = 0,
+    FTL_EVICT_RANDOM = 1,
+    FTL_EVICT_LRU = 2,
+    FTL_EVICT_ARC = 3,
+};
+#define FTL_CACHE_EVICT_NAMES {         \
+        [FTL_EVICT_CLOCK] = "clock",    \
+        [FTL_EVICT_RANDOM] = "random",  \
+        [FTL_EVICT_LRU] = "lru",        \
+        [FTL_EVICT_ARC] = "arc",        \
+    }
+
 /* Delay emulation modes for the run-time controls (admin opcode 0xEF). */
 enum ftl_delay_mode {
     FTL_DELAY_CONFIGURED = 0, /* the configured NAND times (start-up) */
@@ -132,6 +165,20 @@ struct ftl_config {
     uint32_t fdp_nru;
     /* seed for the random and d-choice policies */
     uint64_t seed;
+    /* cell-type NAND timing (enum ftl_cell_type); per-page-type times in
+     * ns by page type (LSB, CSB, MSB, TSB), 0: the cell type's default */
+    uint32_t nand_cell_type;
+    uint64_t pgtype_rd_lat[4];
+    uint64_t pgtype_wr_lat[4];
+    /* uniform timing only: pgtype_lat != 0 scales each program time by
+     * the type of its page (page in block mod cell_pages; 0 means 3) */
+    uint32_t pgtype_lat;
+    uint32_t cell_pages;
+    /* NAND-side cost of a Dataset Management range, ns (0: none) */
+    uint64_t trim_lat_ns;
+    /* DRAM read cache of whole NAND pages, MiB (0: none) */
+    uint32_t read_cache_mb;
+    enum ftl_cache_evict cache_evict;
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -147,6 +194,10 @@ struct ftl_counters {
     uint64_t fdp_hbmw;               /* host bytes with metadata written */
     uint64_t fdp_mbmw;               /* media bytes with metadata written */
     uint64_t fdp_mbe;                /* media bytes erased */
+    /* read cache (read_cache_mb): mapped pages served from DRAM, and
+     * mapped pages that were not there (read from NAND) */
+    uint64_t cache_hits;
+    uint64_t cache_misses;
 };
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
@@ -169,6 +220,21 @@ void ftl_config_default(struct ftl_config *cfg);
  * "d-choice".  Returns the policy, or -1 for an unknown name. */
 int ftl_gc_policy_from_name(const char *name);
 const char *ftl_gc_policy_name(enum ftl_gc_policy p);
+/* cache_evict names: "clock", "random", "lru", "arc"; -1 if unknown. */
+int ftl_cache_evict_from_name(const char *name);
+const char *ftl_cache_evict_name(enum ftl_cache_evict e);
+/* The cell type's short name ("uniform", "SLC", ... "QLC"). */
+const char *ftl_cell_type_name(uint32_t cell_type);
+/*
+ * Page type of page pg of a block (0 = LSB ... ), and the read and
+ * program times it has under cfg's configured timing (uniform timing:
+ * pg_rd_lat / pg_wr_lat, scaled by pgtype_lat when that is on).
+ */
+uint32_t ftl_cfg_page_type(const struct ftl_config *cfg, uint32_t pg);
+uint64_t ftl_cfg_page_rd_lat(const struct ftl_config *cfg, uint32_t pg);
+uint64_t ftl_cfg_page_wr_lat(const struct ftl_config *cfg, uint32_t pg);
+/* Page types a block of cfg's cell has (1 when timing is uniform). */
+uint32_t ftl_cfg_page_types(const struct ftl_config *cfg);
 
 /*
  * Check a configuration.  Returns 0, or -1 with a one-line message in
@@ -225,6 +291,13 @@ void ftl_prefetch(const struct ftl *ftl, uint64_t slba);
  * partly covered page keeps its mapping: it still holds other blocks'
  * data; the caller zeroes the data store).  Takes no NAND time. */
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
+/*
+ * The cost of a Dataset Management (deallocate) command of nranges ranges
+ * arriving at now_ns: trim_lat_ns per range, added to that command only
+ * (as FEMU charges it).  Returns when it is done: now_ns with
+ * trim_lat_ns = 0 or delay emulation off.
+ */
+uint64_t ftl_trim_cost(struct ftl *ftl, uint32_t nranges, uint64_t now_ns);
 /*
  * Background GC after a request: with gc_thres_pcent of the lines in
  * use, collect the policy's victim if at least 1/8 of its pages are
@@ -287,7 +360,9 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * then every checksum and every index, so a damaged or foreign file is
  * refused with one line and never used.
  */
-#define FTL_STATE_VERSION 1
+/* 2: the configuration block carries the NAND and cache models; files of
+ * version 1 still load (their models were the defaults) */
+#define FTL_STATE_VERSION 2
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)
