@@ -54,8 +54,26 @@ static const PropertyInfo femu_prop_gc_policy = {
     .set_default_value = qdev_propinfo_set_default_value_enum,
 };
 
+/* cache_evict: an enum property, the FTL's names */
+static const char *const femu_cache_evict_names[] = FTL_CACHE_EVICT_NAMES;
+
+static const QEnumLookup femu_cache_evict_lookup = {
+    .array = femu_cache_evict_names,
+    .size = ARRAY_SIZE(femu_cache_evict_names),
+};
+
+static const PropertyInfo femu_prop_cache_evict = {
+    .type = "FemuCacheEvict",
+    .description = "read-cache eviction: clock/random/lru/arc",
+    .enum_table = &femu_cache_evict_lookup,
+    .get = qdev_propinfo_get_enum,
+    .set = qdev_propinfo_set_enum,
+    .set_default_value = qdev_propinfo_set_default_value_enum,
+};
+
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
+    n->cfg.cache_evict = n->params.cache_evict;
     if (n->params.gc_strategy != -1) {
         /* gc_strategy is the numeric alias of gc_policy; -1 (the
          * default) means unset */
@@ -122,6 +140,17 @@ static bool femu_check_latencies(FemuCtrl *n, Error **errp)
         { "pg_wr_lat", n->cfg.pg_wr_lat },
         { "blk_er_lat", n->cfg.blk_er_lat },
         { "ch_xfer_lat", n->cfg.ch_xfer_lat },
+        { "lsb_rd_lat", n->cfg.pgtype_rd_lat[0] },
+        { "csb_rd_lat", n->cfg.pgtype_rd_lat[1] },
+        { "msb_rd_lat", n->cfg.pgtype_rd_lat[2] },
+        { "tsb_rd_lat", n->cfg.pgtype_rd_lat[3] },
+        { "lsb_wr_lat", n->cfg.pgtype_wr_lat[0] },
+        { "csb_wr_lat", n->cfg.pgtype_wr_lat[1] },
+        { "msb_wr_lat", n->cfg.pgtype_wr_lat[2] },
+        { "tsb_wr_lat", n->cfg.pgtype_wr_lat[3] },
+        { "trim_lat_ns", n->cfg.trim_lat_ns },
+        { "pcie_prop_delay_ns", n->cfg.pcie_prop_delay_ns },
+        { "fw_cpu_ns", n->cfg.fw_cpu_ns },
     };
 
     for (size_t i = 0; i < ARRAY_SIZE(lat); i++) {
@@ -465,6 +494,25 @@ static const Property femu_props[] = {
     FEMU_CFG_PROP(BOOL, hot_cold_sep, false),
     FEMU_CFG_PROP(BOOL, gc_own_line, false),
     FEMU_CFG_PROP(UINT64, seed, FTL_DEFAULT_SEED),
+    /* NAND cell types, trim cost and read cache (docs/ftl.md): all off */
+    FEMU_CFG_PROP(UINT32, nand_cell_type, FTL_CELL_UNIFORM),
+    DEFINE_PROP_UINT64("lsb_rd_lat", FemuCtrl, cfg.pgtype_rd_lat[0], 0),
+    DEFINE_PROP_UINT64("csb_rd_lat", FemuCtrl, cfg.pgtype_rd_lat[1], 0),
+    DEFINE_PROP_UINT64("msb_rd_lat", FemuCtrl, cfg.pgtype_rd_lat[2], 0),
+    DEFINE_PROP_UINT64("tsb_rd_lat", FemuCtrl, cfg.pgtype_rd_lat[3], 0),
+    DEFINE_PROP_UINT64("lsb_wr_lat", FemuCtrl, cfg.pgtype_wr_lat[0], 0),
+    DEFINE_PROP_UINT64("csb_wr_lat", FemuCtrl, cfg.pgtype_wr_lat[1], 0),
+    DEFINE_PROP_UINT64("msb_wr_lat", FemuCtrl, cfg.pgtype_wr_lat[2], 0),
+    DEFINE_PROP_UINT64("tsb_wr_lat", FemuCtrl, cfg.pgtype_wr_lat[3], 0),
+    FEMU_CFG_PROP(UINT32, pgtype_lat, 0),
+    FEMU_CFG_PROP(UINT32, cell_pages, 0),
+    FEMU_CFG_PROP(UINT64, trim_lat_ns, 0),
+    FEMU_CFG_PROP(UINT32, read_cache_mb, 0),
+    DEFINE_PROP_SIGNED("cache_evict", FemuCtrl, params.cache_evict,
+                       FTL_EVICT_CLOCK, femu_prop_cache_evict, int),
+    FEMU_CFG_PROP(UINT32, pcie_bandwidth_mbps, 0),
+    FEMU_CFG_PROP(UINT32, pcie_prop_delay_ns, 0),
+    FEMU_CFG_PROP(UINT64, fw_cpu_ns, 0),
     /* controller */
     DEFINE_PROP_STRING("serial", FemuCtrl, params.serial),
     DEFINE_PROP_UINT32("queues", FemuCtrl, params.queues, 8),
@@ -538,6 +586,46 @@ static const FemuPropDesc femu_prop_descs[] = {
                      "FEMU does (on/off; one more open line for the GC "
                      "reserve)" },
     { "seed", "random seed of the random and d-choice GC policies" },
+    { "nand_cell_type", "NAND cell type: 1 SLC, 2 MLC, 3 TLC, 4 QLC, each "
+                        "page read and programmed in the time of its type "
+                        "(FEMU's tables, pairing and erase time); 0 = the "
+                        "uniform pg_rd_lat/pg_wr_lat/blk_er_lat" },
+    { "lsb_rd_lat", "nand_cell_type 1..4: LSB page read time in ns "
+                    "(0 = the type's default)" },
+    { "csb_rd_lat", "nand_cell_type 3..4: CSB page read time in ns "
+                    "(0 = the type's default)" },
+    { "msb_rd_lat", "nand_cell_type 2..4: MSB page read time in ns "
+                    "(0 = the type's default)" },
+    { "tsb_rd_lat", "nand_cell_type 4: TSB page read time in ns "
+                    "(0 = the type's default)" },
+    { "lsb_wr_lat", "nand_cell_type 1..4: LSB page program time in ns "
+                    "(0 = the type's default)" },
+    { "csb_wr_lat", "nand_cell_type 3..4: CSB page program time in ns "
+                    "(0 = the type's default)" },
+    { "msb_wr_lat", "nand_cell_type 2..4: MSB page program time in ns "
+                    "(0 = the type's default)" },
+    { "tsb_wr_lat", "nand_cell_type 4: TSB page program time in ns "
+                    "(0 = the type's default)" },
+    { "pgtype_lat", "nand_cell_type=0: non-zero scales each program time "
+                    "by its page's type, page in block mod cell_pages "
+                    "(FEMU's multipliers, e.g. x0.6/1.0/1.4 for 3)" },
+    { "cell_pages", "page types for pgtype_lat (1..5; 0 = 3)" },
+    { "trim_lat_ns", "time each Dataset Management deallocate range adds "
+                     "to its command, ns (0..10000000000)" },
+    { "read_cache_mb", "DRAM read cache of NAND pages in MiB: a hit takes "
+                       "pg_rd_lat/16 and no NAND time (0 = none; at most "
+                       "the namespace)" },
+    { "cache_evict", "read-cache eviction: clock, random, lru or arc "
+                     "(FEMU's scan-resistant two-list variant)" },
+    { "pcie_bandwidth_mbps", "host link bandwidth in MB/s: each read or "
+                             "write's data takes bytes / bandwidth, one "
+                             "transfer at a time per direction, shared by "
+                             "all queues (0 = no transfer time)" },
+    { "pcie_prop_delay_ns", "host link propagation delay added to each "
+                            "read and write, ns (0..10000000000)" },
+    { "fw_cpu_ns", "controller firmware time per read or write on one "
+                   "core, ns: at most 1e9 / fw_cpu_ns commands per second "
+                   "(0 = none; 0..10000000000)" },
     { "serial", "serial number, 1..20 characters (default vSSD<n>, n = "
                 "instance)" },
     { "queues", "I/O queue pairs offered to the host (1..64)" },

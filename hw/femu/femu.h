@@ -256,6 +256,7 @@ typedef struct FemuParams {
     uint32_t femu_mode;
     int gc_policy;          /* enum ftl_gc_policy */
     int32_t gc_strategy;
+    int cache_evict;        /* enum ftl_cache_evict */
     char *serial;
     uint32_t queues;
     uint32_t npollers;

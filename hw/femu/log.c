@@ -44,6 +44,8 @@ static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
     log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
     log->zone_resets = cpu_to_le64(z.zone_resets);
     log->blocks_erased = cpu_to_le64(z.blocks_erased);
+    log->cache_hits = cpu_to_le64(c.cache_hits);
+    log->cache_misses = cpu_to_le64(c.cache_misses);
 }
 
 /*

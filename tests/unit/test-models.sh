@@ -83,6 +83,19 @@ phase "$out" t | grep -q '"requests": 1024,.*"emul_ns": 5120000' ||
 out=$("$sim" $G --json --phase fill:seqfill --phase t:randtrim,size=4m)
 phase "$out" t | grep -q '"emul_ns": 0' || bad "trim without trim_lat_ns: $(phase "$out" t)"
 
+# the host link and the firmware CPU after the NAND read: 40000 + 4096 B
+# at 2000 MB/s (2048) + 500 + 1000 ns at QD1
+# (every page written: an unwritten page's read pays the link and CPU only)
+out=$("$sim" $G,pcie_bandwidth_mbps=2000,pcie_prop_delay_ns=500,fw_cpu_ns=1000 \
+      --json --phase fill:seqfill,bs=4k --phase rd:randread,size=4m)
+[ "$(modes "$out")" = 43548 ] || bad "link and CPU: read latencies '$(modes "$out")'"
+# a 128 KiB write: 65536 ns on the link (2000 MB/s) + 500 + 1000 after
+# its programs (32 pages over 4 LUNs: eight 200 us programs each)
+out=$("$sim" $G,pcie_bandwidth_mbps=2000,pcie_prop_delay_ns=500,fw_cpu_ns=1000 \
+      --json --phase fill:seqfill)
+phase "$out" fill | grep -q '"requests": 409,.*"emul_ns": '$((409 * (8 * 200000 + 65536 + 1500)))'}' ||
+    bad "link and CPU: fill $(phase "$out" fill)"
+
 # bad values: one line naming the property
 refused() {
     local e

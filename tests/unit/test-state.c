@@ -421,7 +421,7 @@ static void test_damage(void)
  */
 static void test_version1(void)
 {
-    enum { BASE = 102, V2 = 92 };
+    enum { BASE = 102, V2 = 108 };
     struct ftl_config c, tlc;
     size_t n;
     uint8_t *b, *m;

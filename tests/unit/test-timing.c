@@ -298,8 +298,49 @@ static void test_cell_refused(void)
     CHECK_STR(err, "pgtype_lat=1");
 }
 
+/* The link and the firmware CPU: each command pays its transfer, the
+ * propagation delay and fw_cpu_ns after its NAND time; commands queue on
+ * the link per direction and on the one CPU. */
+static void test_host_costs(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+
+    small_cfg(&c);
+    f = must_new(&c);
+    /* all off: the NAND time is the completion */
+    CHECK_EQ(ftl_host_costs(f, false, 4096, 1000), 1000);
+    ftl_free(f);
+    c.pcie_bandwidth_mbps = 2000;   /* 4096 B: 2048 ns */
+    c.pcie_prop_delay_ns = 500;
+    c.fw_cpu_ns = 1000;
+    f = must_new(&c);
+    /* read: link 1000..3048, +500, CPU 3548..4548 */
+    CHECK_EQ(ftl_host_costs(f, false, 4096, 1000), 4548);
+    /* a second read done at the same time waits for the link (3048..5096)
+     * and then the CPU (5596..6596) */
+    CHECK_EQ(ftl_host_costs(f, false, 4096, 1000), 6596);
+    /* a write uses the other direction (1000..3048) but the same CPU */
+    CHECK_EQ(ftl_host_costs(f, true, 4096, 1000), 7596);
+    /* through ftl_read: 40 us NAND read + 2048 + 500 + 1000 */
+    wpage(f, 0, 0);
+    CHECK_EQ(ftl_host_costs(f, false, 4096, ftl_read(f, 0, 8, 10000000)),
+             10000000 + RD + 2048 + 500 + 1000);
+    ftl_free(f);
+    /* CPU alone: back-to-back commands complete fw_cpu_ns apart (the
+     * controller's 1e9 / fw_cpu_ns commands per second) */
+    small_cfg(&c);
+    c.fw_cpu_ns = 10000;
+    f = must_new(&c);
+    for (uint64_t i = 1; i <= 100; i++) {
+        CHECK_EQ(ftl_host_costs(f, i & 1, 4096, 0), i * 10000);
+    }
+    ftl_free(f);
+}
+
 int main(void)
 {
+    RUN(test_host_costs);
     RUN(test_page_types);
     RUN(test_cell_timing);
     RUN(test_cell_refused);

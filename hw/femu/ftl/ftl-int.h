@@ -148,6 +148,8 @@ struct ftl {
 
     struct ftl_timing tm;
     struct ftl_cache rc;
+    /* link.c: next-free times of the link's two directions and the CPU */
+    uint64_t link_rx_free, link_tx_free, cpu_free;
     struct ftl_counters ctr;
     uint64_t clock;       /* pages programmed since creation (c-b age) */
     uint64_t rng;         /* xorshift state (random, d-choice) */

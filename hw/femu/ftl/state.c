@@ -229,7 +229,8 @@ static const struct {
     CFG_FIELD(fdp_nru), CFG_FIELD(seed),
 };
 /*
- * Format version 2 appends the NAND and cache models to the block; a
+ * Format version 2 appends the NAND, cache, link and CPU models to the
+ * block; a
  * version 1 file was written before they existed, with their defaults.
  * None of them is compared on loading: like the latencies they time the
  * state without shaping it (the read cache's contents are not saved: a
@@ -245,6 +246,8 @@ static const struct {
     CFG_FIELD(pgtype_wr_lat[1]), CFG_FIELD(pgtype_wr_lat[2]),
     CFG_FIELD(pgtype_wr_lat[3]), CFG_FIELD(pgtype_lat), CFG_FIELD(cell_pages),
     CFG_FIELD(trim_lat_ns), CFG_FIELD(read_cache_mb), CFG_FIELD(cache_evict),
+    CFG_FIELD(pcie_bandwidth_mbps), CFG_FIELD(pcie_prop_delay_ns),
+    CFG_FIELD(fw_cpu_ns),
 };
 #undef CFG_FIELD
 _Static_assert(sizeof(enum ftl_gc_policy) == 4, "gc_policy is 32 bits");

@@ -66,7 +66,11 @@ typedef struct QEMU_PACKED FemuLogFtl {
     /* a zoned namespace (femu_mode=3) only; 0 otherwise */
     uint64_t zone_resets;
     uint64_t blocks_erased;
-    uint8_t rsvd48[FEMU_VENDOR_LOG_SIZE - 48];
+    /* read cache (read_cache_mb): mapped pages read from DRAM, and mapped
+     * pages read from NAND because they were not cached; 0 without one */
+    uint64_t cache_hits;
+    uint64_t cache_misses;
+    uint8_t rsvd64[FEMU_VENDOR_LOG_SIZE - 64];
 } FemuLogFtl;
 
 /*
@@ -134,6 +138,8 @@ static inline void _femu_abi_check_size(void)
     QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, host_pages_programmed) != 24);
     QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, zone_resets) != 32);
     QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, blocks_erased) != 40);
+    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, cache_hits) != 48);
+    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, cache_misses) != 56);
 
     QEMU_BUILD_BUG_ON(sizeof(FemuLatSummary) != 48);
     QEMU_BUILD_BUG_ON(FEMU_LAT_BUCKETS != 528);

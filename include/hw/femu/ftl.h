@@ -179,6 +179,10 @@ struct ftl_config {
     /* DRAM read cache of whole NAND pages, MiB (0: none) */
     uint32_t read_cache_mb;
     enum ftl_cache_evict cache_evict;
+    /* host link and controller CPU (link.c), 0: off */
+    uint32_t pcie_bandwidth_mbps;   /* MB/s (10^6 bytes/s) */
+    uint32_t pcie_prop_delay_ns;
+    uint64_t fw_cpu_ns;             /* per read/write command, one core */
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -298,6 +302,16 @@ void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
  * trim_lat_ns = 0 or delay emulation off.
  */
 uint64_t ftl_trim_cost(struct ftl *ftl, uint32_t nranges, uint64_t now_ns);
+/*
+ * The host-link and controller-CPU costs of a read or write of bytes
+ * whose NAND work is done at done_ns (ftl_read/ftl_write's result): the
+ * transfer over the PCIe link (bytes / pcie_bandwidth_mbps, one transfer
+ * at a time per direction, then pcie_prop_delay_ns), then fw_cpu_ns on
+ * the controller's one firmware core.  Both are shared by all queues.
+ * Returns the completion time: done_ns when all three are 0.
+ */
+uint64_t ftl_host_costs(struct ftl *ftl, bool write, uint64_t bytes,
+                        uint64_t done_ns);
 /*
  * Background GC after a request: with gc_thres_pcent of the lines in
  * use, collect the policy's victim if at least 1/8 of its pages are

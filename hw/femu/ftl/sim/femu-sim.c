@@ -97,7 +97,8 @@ static void usage(FILE *f)
 "  hot_cold_sep=on|off gc_own_line=on|off fdp.nruh fdp.nru\n"
 "  nand_cell_type=0..4 (uniform, SLC, MLC, TLC, QLC) lsb|csb|msb|tsb_rd_lat\n"
 "  lsb|csb|msb|tsb_wr_lat pgtype_lat cell_pages trim_lat_ns read_cache_mb\n"
-"  cache_evict=clock|random|lru|arc; run-time\n"
+"  cache_evict=clock|random|lru|arc pcie_bandwidth_mbps pcie_prop_delay_ns\n"
+"  fw_cpu_ns; run-time\n"
 "  controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
@@ -249,7 +250,8 @@ int sim_num_prop(struct ftl_config *c, const char *k, const char *v)
         { "fdp.nruh", offsetof(struct ftl_config, fdp_nruh), 0 },
         { "fdp.nru", offsetof(struct ftl_config, fdp_nru), 0 },
         U32(nand_cell_type), U32(cell_pages), U32(pgtype_lat),
-        U64(trim_lat_ns), U32(read_cache_mb),
+        U64(trim_lat_ns), U32(read_cache_mb), U32(pcie_bandwidth_mbps),
+        U32(pcie_prop_delay_ns), U64(fw_cpu_ns),
 #define PT(name, f, i) { name, offsetof(struct ftl_config, f[i]), 1 }
         PT("lsb_rd_lat", pgtype_rd_lat, 0), PT("csb_rd_lat", pgtype_rd_lat, 1),
         PT("msb_rd_lat", pgtype_rd_lat, 2), PT("tsb_rd_lat", pgtype_rd_lat, 3),
@@ -651,6 +653,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     struct ftl_fdp_event ev;
     char err[256];
     uint64_t start = *now;
+    uint64_t secsz = ftl_config_of(ftl)->secsz;
 
     if (wl_gen_init(&g, sp, ftl_ns_blocks(ftl), ftl_config_of(ftl)->secsz,
                     o->seed * 1000003u + (uint64_t)idx, err,
@@ -688,6 +691,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         } else if (rq.read) {
             uint64_t t = ftl_read(ftl, rq.slba, rq.nlb, *now);
 
+            t = ftl_host_costs(ftl, false, (uint64_t)rq.nlb * secsz, t);
             r->reads++;
             if (o->timing) {
                 lat_add(&r->rlat, t - *now);
@@ -698,6 +702,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
             if (t == FTL_TIME_ERROR) {
                 r->write_errors++;
             } else if (o->timing) {
+                t = ftl_host_costs(ftl, true, (uint64_t)rq.nlb * secsz, t);
                 *now = t; /* QD1: the next request follows completion */
             }
         }
@@ -741,13 +746,16 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
     /* the NAND and cache models, when any is on (a line of its own, so
      * the default output stays as it was) */
     if (c->nand_cell_type || c->pgtype_lat || c->trim_lat_ns ||
-        c->read_cache_mb) {
+        c->read_cache_mb || c->pcie_bandwidth_mbps || c->pcie_prop_delay_ns ||
+        c->fw_cpu_ns) {
         printf("models: nand_cell_type=%u (%s) pgtype_lat=%u cell_pages=%u "
-               "trim_lat_ns=%llu read_cache_mb=%u cache_evict=%s\n",
+               "trim_lat_ns=%llu read_cache_mb=%u cache_evict=%s "
+               "pcie_bandwidth_mbps=%u pcie_prop_delay_ns=%u fw_cpu_ns=%llu\n",
                c->nand_cell_type, ftl_cell_type_name(c->nand_cell_type),
                c->pgtype_lat, c->cell_pages,
                (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
-               ftl_cache_evict_name(c->cache_evict));
+               ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
+               c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns);
     }
     printf("namespace: %llu blocks of %u B (%.2f GB), %u lines of %llu B, "
            "FTL metadata %.2f B per NAND page\n",
@@ -859,10 +867,12 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
            (double)ftl_meta_bytes(ftl) / (double)ftl_nand_pages(ftl));
     printf("\"nand_cell_type\": %u, \"pgtype_lat\": %u, \"cell_pages\": %u, "
            "\"trim_lat_ns\": %llu, \"read_cache_mb\": %u, "
-           "\"cache_evict\": \"%s\"},\n \"phases\": [",
+           "\"cache_evict\": \"%s\", \"pcie_bandwidth_mbps\": %u, "
+           "\"pcie_prop_delay_ns\": %u, \"fw_cpu_ns\": %llu},\n \"phases\": [",
            c->nand_cell_type, c->pgtype_lat, c->cell_pages,
            (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
-           ftl_cache_evict_name(c->cache_evict));
+           ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
+           c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns);
     for (int i = 0; i < n; i++) {
         const struct phase_result *p = &r[i];
         printf("%s\n  {\"name\": \"%s\", \"workload\": \"%s\", \"bs\": %llu, "
