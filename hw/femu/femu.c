@@ -71,9 +71,27 @@ static const PropertyInfo femu_prop_cache_evict = {
     .set_default_value = qdev_propinfo_set_default_value_enum,
 };
 
+/* mapping: an enum property, the FTL's names */
+static const char *const femu_mapping_names[] = FTL_MAPPING_NAMES;
+
+static const QEnumLookup femu_mapping_lookup = {
+    .array = femu_mapping_names,
+    .size = ARRAY_SIZE(femu_mapping_names),
+};
+
+static const PropertyInfo femu_prop_mapping = {
+    .type = "FemuMapping",
+    .description = "mapping scheme: page/dftl",
+    .enum_table = &femu_mapping_lookup,
+    .get = qdev_propinfo_get_enum,
+    .set = qdev_propinfo_set_enum,
+    .set_default_value = qdev_propinfo_set_default_value_enum,
+};
+
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
 {
     n->cfg.cache_evict = n->params.cache_evict;
+    n->cfg.mapping = n->params.mapping;
     if (n->params.gc_strategy != -1) {
         /* gc_strategy is the numeric alias of gc_policy; -1 (the
          * default) means unset */
@@ -200,6 +218,11 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
         return false;
     }
     if (!femu_check_latencies(n, errp)) {
+        return false;
+    }
+    if (n->params.state_path && n->params.mapping == FTL_MAP_DFTL) {
+        error_setg(errp, "state=%s: mapping=dftl: state files hold "
+                   "page-mapped FTLs only", n->params.state_path);
         return false;
     }
     return femu_parse_gc(n, errp);
@@ -513,6 +536,9 @@ static const Property femu_props[] = {
     FEMU_CFG_PROP(UINT32, pcie_bandwidth_mbps, 0),
     FEMU_CFG_PROP(UINT32, pcie_prop_delay_ns, 0),
     FEMU_CFG_PROP(UINT64, fw_cpu_ns, 0),
+    DEFINE_PROP_SIGNED("mapping", FemuCtrl, params.mapping, FTL_MAP_PAGE,
+                       femu_prop_mapping, int),
+    FEMU_CFG_PROP(UINT32, mapping_cache_mb, 0),
     /* controller */
     DEFINE_PROP_STRING("serial", FemuCtrl, params.serial),
     DEFINE_PROP_UINT32("queues", FemuCtrl, params.queues, 8),
@@ -626,6 +652,11 @@ static const FemuPropDesc femu_prop_descs[] = {
     { "fw_cpu_ns", "controller firmware time per read or write on one "
                    "core, ns: at most 1e9 / fw_cpu_ns commands per second "
                    "(0 = none; 0..10000000000)" },
+    { "mapping", "mapping scheme: page (the whole table in DRAM) or dftl "
+                 "(translation pages on NAND, mapping_cache_mb of them "
+                 "cached; not with FDP or state=)" },
+    { "mapping_cache_mb", "mapping=dftl: MiB of translation pages cached "
+                          "(at least one page, at most the namespace)" },
     { "serial", "serial number, 1..20 characters (default vSSD<n>, n = "
                 "instance)" },
     { "queues", "I/O queue pairs offered to the host (1..64)" },

@@ -257,6 +257,7 @@ typedef struct FemuParams {
     int gc_policy;          /* enum ftl_gc_policy */
     int32_t gc_strategy;
     int cache_evict;        /* enum ftl_cache_evict */
+    int mapping;            /* enum ftl_mapping */
     char *serial;
     uint32_t queues;
     uint32_t npollers;

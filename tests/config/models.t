@@ -25,6 +25,13 @@ accept femu,nand_cell_type=4,lsb_rd_lat=50000,csb_rd_lat=60000,msb_rd_lat=70000,
 accept femu,pgtype_lat=1,cell_pages=5
 accept femu,trim_lat_ns=10000
 accept femu,pcie_bandwidth_mbps=3938,pcie_prop_delay_ns=1000,fw_cpu_ns=2000
+# mapping schemes
+refuse 'mapping' femu,mapping=hybrid
+refuse 'mapping_cache_mb=0: mapping=dftl caches at least one translation page' femu,mapping=dftl
+refuse 'mapping_cache_mb=2048 exceeds the namespace \(1024 MiB\)' femu,mapping=dftl,mapping_cache_mb=2048
+refuse 'state=.*: mapping=dftl: state files hold page-mapped FTLs only' femu,mapping=dftl,mapping_cache_mb=1,state=/nonexistent/x.femu
+accept femu,mapping=dftl,mapping_cache_mb=1
+accept femu,mapping=page
 for e in clock random lru arc; do
     accept femu,read_cache_mb=1024,cache_evict=$e
 done

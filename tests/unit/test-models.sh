@@ -96,6 +96,36 @@ out=$("$sim" $G,pcie_bandwidth_mbps=2000,pcie_prop_delay_ns=500,fw_cpu_ns=1000 \
 phase "$out" fill | grep -q '"requests": 409,.*"emul_ns": '$((409 * (8 * 200000 + 65536 + 1500)))'}' ||
     bad "link and CPU: fill $(phase "$out" fill)"
 
+# mapping=dftl: under uniform random reads over the whole namespace the
+# translation-page cache hits cached pages / translation pages (1 MiB =
+# 256 of the 410 pages of a 1.6 GiB namespace); the WAF counts the
+# translation-page programs; mapping=page is the default
+T=nchs=4,luns_per_ch=4,blks_per_pl=128,op_pcent=25
+out=$("$sim" $T,mapping=dftl,mapping_cache_mb=1 --json --phase fill:seqfill,bs=4k \
+      --phase warm:randread,size=256m --phase rd:randread,size=1g \
+      --phase w:randwrite,size=1g) || bad "dftl: exit $?"
+rd=$(phase "$out" rd)
+h=$(echo "$rd" | sed -n 's/.*"map_cache_hits": \([0-9]*\).*/\1/p')
+m=$(echo "$rd" | sed -n 's/.*"map_cache_misses": \([0-9]*\).*/\1/p')
+awk -v h="$h" -v m="$m" 'BEGIN {
+    want = 256 / 410; got = h / (h + m); d = got / want - 1; if (d < 0) d = -d
+    printf "dftl: translation cache hit ratio %.4f, cached/total %.4f\n", got, want
+    exit !(h + m > 0 && d <= 0.02) }' || bad "dftl hit ratio off by more than 2%"
+# each miss read its translation page first: two page reads
+phase "$out" rd | grep -q '"modes": \[\[40000, '"$h"'\], \[80000, '"$m"'\]\]' ||
+    bad "dftl: read latencies $(phase "$out" rd | grep -o '"modes": [^}]*')"
+w=$(phase "$out" w)
+echo "$w" | python3 -c '
+import json, sys
+s = sys.stdin.read().strip()
+p = json.loads(s[:s.rindex("}") + 1])
+t = p["host_pages_programmed"] + p["gc_pages_moved"] + p["trans_pages_programmed"]
+assert p["trans_pages_programmed"] > 0, p
+assert p["waf_x1000"] == t * 1000 // p["host_pages_written"], p' || bad "dftl WAF: $w"
+a=$("$sim" $G --waf-run=age=64m,measure=64m)
+b=$("$sim" $G,mapping=page --waf-run=age=64m,measure=64m)
+[ "$a" = "$b" ] || bad "mapping=page is not the default"
+
 # bad values: one line naming the property
 refused() {
     local e
@@ -109,5 +139,7 @@ refused msb_wr_lat=9 'msb_wr_lat=9: needs nand_cell_type'
 refused cell_pages=6 'cell_pages=6'
 refused read_cache_mb=52 'read_cache_mb=52 exceeds the namespace'
 refused cache_evict=mru 'cache_evict=mru: unknown'
+refused mapping=fast 'mapping=fast: unknown'
+refused mapping=dftl 'mapping_cache_mb=0: mapping=dftl caches at least one'
 "$sim" $G,read_cache_mb=51 --phase f:seqfill,size=4k >/dev/null || bad "read_cache_mb=51 (the namespace) refused"
 exit $fail

@@ -421,7 +421,7 @@ static void test_damage(void)
  */
 static void test_version1(void)
 {
-    enum { BASE = 102, V2 = 108 };
+    enum { BASE = 102, V2 = 116 };
     struct ftl_config c, tlc;
     size_t n;
     uint8_t *b, *m;
@@ -452,11 +452,11 @@ static void test_version1(void)
         CHECK_EQ(ftl_config_of(f)->nand_cell_type, 0);
         ftl_free(f);
     }
-    /* the version 1 body under a version 2 header: refused (its FTL
-     * section is shorter than version 2 needs) */
+    /* the version 1 body under a version 2 header: refused (the models
+     * read from the wrong bytes, or the section is too short) */
     m[8] = 2;
     fix_crc(m, n - V2);
-    expect_refused(&c, m, n - V2, "corrupted state file", "v1 body, v2 tag");
+    expect_refused(&c, m, n - V2, "state file", "v1 body, v2 tag");
     /* the version 2 block records the models (cell type 3 at offset 0 of
      * the models, read_cache_mb after 84 bytes) */
     tlc = c;

@@ -111,6 +111,26 @@ struct ftl_cache {
     uint64_t rng;        /* random */
 };
 
+/* mapping=dftl (dftl.c): the cached translation pages, LRU. */
+struct ftl_dftl_slot {
+    uint32_t tp;
+    uint32_t prev, next;
+    uint8_t dirty;
+};
+
+struct ftl_dftl {
+    uint32_t ntp;        /* translation pages; 0: page mapping */
+    uint32_t epp;        /* mapping entries per translation page */
+    uint32_t *gtd;       /* translation page -> ppa, FTL_NONE: never written */
+    uint32_t on_nand;    /* translation pages written so far */
+    uint32_t cap, used;  /* cached translation pages */
+    struct ftl_dftl_slot *slot;
+    uint32_t *slot_of;   /* translation page -> slot, FTL_NONE */
+    uint32_t head, tail; /* most and least recently used */
+    uint32_t *mark, stamp; /* GC: translation pages already pending */
+    uint32_t *pend, npend;
+};
+
 /* Precomputed divisor (Lemire et al., "Faster remainder by direct
  * computation", 2019): exact for 32-bit numerators, no divide insn. */
 struct ftl_div {
@@ -148,6 +168,7 @@ struct ftl {
 
     struct ftl_timing tm;
     struct ftl_cache rc;
+    struct ftl_dftl dftl;
     /* link.c: next-free times of the link's two directions and the CPU */
     uint64_t link_rx_free, link_tx_free, cpu_free;
     struct ftl_counters ctr;
@@ -294,6 +315,30 @@ bool ftl_cache_read(struct ftl *ftl, uint32_t lpn);
 void ftl_cache_drop(struct ftl *ftl, uint32_t lpn);
 uint64_t ftl_cache_pages(const struct ftl *ftl);
 uint64_t ftl_cache_meta_bytes(const struct ftl *ftl);
+
+/* ---- dftl.c ---- */
+/* Translation pages mapping=dftl needs for lpages (0 otherwise). */
+uint32_t ftl_dftl_tpages(const struct ftl_config *c, uint64_t lpages);
+int ftl_dftl_init(struct ftl *ftl);
+void ftl_dftl_free(struct ftl *ftl);
+/*
+ * A host access to lpn's mapping at now (update: a write or deallocation
+ * changes it): a hit costs nothing; a miss evicts (writing back a dirty
+ * page) and reads the translation page.  Returns when the entry is in
+ * DRAM, FTL_TIME_ERROR when a write-back found no free line.
+ */
+uint64_t ftl_dftl_access(struct ftl *ftl, uint32_t lpn, bool update,
+                         bool timed, uint64_t now);
+/* GC of one line: begin, each relocated data page, the relocated
+ * translation pages, end (writes the pending translation pages; -1 when
+ * no free line was left). */
+void ftl_dftl_gc_begin(struct ftl *ftl);
+void ftl_dftl_gc_moved(struct ftl *ftl, uint32_t lpn);
+void ftl_dftl_gc_relocated(struct ftl *ftl, uint32_t tp, uint32_t ppa);
+int ftl_dftl_gc_end(struct ftl *ftl, bool timed, uint64_t now);
+/* 0 when translation page tp is at ppa (invariant check). */
+int ftl_dftl_check(const struct ftl *ftl, uint32_t ppa, uint32_t tp);
+uint64_t ftl_dftl_meta_bytes(const struct ftl *ftl);
 
 /* ---- stream.c ---- */
 int ftl_streams_init(struct ftl *ftl);

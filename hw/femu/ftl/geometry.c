@@ -85,6 +85,24 @@ const char *ftl_cache_evict_name(enum ftl_cache_evict e)
     return (unsigned)e < (unsigned)NEVICT ? evict_names[e] : "?";
 }
 
+static const char *const mapping_names[] = FTL_MAPPING_NAMES;
+#define NMAPPING (int)(sizeof(mapping_names) / sizeof(mapping_names[0]))
+
+int ftl_mapping_from_name(const char *name)
+{
+    for (int i = 0; i < NMAPPING; i++) {
+        if (strcmp(name, mapping_names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char *ftl_mapping_name(enum ftl_mapping m)
+{
+    return (unsigned)m < (unsigned)NMAPPING ? mapping_names[m] : "?";
+}
+
 /*
  * Cell-type timing and the read cache: nand_cell_type 0..4, cell_pages
  * 0..5, per-page-type times only for the types the cell has, pgtype_lat
@@ -142,6 +160,26 @@ static int check_models(const struct ftl_config *c, uint64_t ns_bytes,
     if ((uint64_t)c->read_cache_mb * 1024 * 1024 > ns_bytes) {
         REFUSE("read_cache_mb=%u exceeds the namespace (%llu MiB)",
                c->read_cache_mb,
+               (unsigned long long)(ns_bytes / (1024 * 1024)));
+    }
+    if ((unsigned)c->mapping >= (unsigned)NMAPPING) {
+        REFUSE("mapping=%d: unknown (page, dftl)", (int)c->mapping);
+    }
+    if (c->mapping == FTL_MAP_DFTL) {
+        uint64_t page = (uint64_t)c->secs_per_pg * 512;
+
+        if (c->fdp_nruh > 0) {
+            REFUSE("mapping=dftl: not with FDP (fdp.nruh=%u)", c->fdp_nruh);
+        }
+        if ((uint64_t)c->mapping_cache_mb * 1024 * 1024 < page) {
+            REFUSE("mapping_cache_mb=%u: mapping=dftl caches at least one "
+                   "translation page of %llu bytes", c->mapping_cache_mb,
+                   (unsigned long long)page);
+        }
+    }
+    if ((uint64_t)c->mapping_cache_mb * 1024 * 1024 > ns_bytes) {
+        REFUSE("mapping_cache_mb=%u exceeds the namespace (%llu MiB)",
+               c->mapping_cache_mb,
                (unsigned long long)(ns_bytes / (1024 * 1024)));
     }
     return 0;
@@ -288,6 +326,8 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
     uint64_t cap;
 
+    /* mapping=dftl: the translation pages are valid NAND pages too */
+    lp += ftl_dftl_tpages(c, lp);
     if (high + 1 > nlines || (c->fdp_nruh == 0 && high <= open)) {
         snprintf(err, len,
                  "blks_per_pl=%u gives %u lines; with gc_thres_pcent_high=%u "

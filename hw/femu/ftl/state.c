@@ -247,11 +247,12 @@ static const struct {
     CFG_FIELD(pgtype_wr_lat[3]), CFG_FIELD(pgtype_lat), CFG_FIELD(cell_pages),
     CFG_FIELD(trim_lat_ns), CFG_FIELD(read_cache_mb), CFG_FIELD(cache_evict),
     CFG_FIELD(pcie_bandwidth_mbps), CFG_FIELD(pcie_prop_delay_ns),
-    CFG_FIELD(fw_cpu_ns),
+    CFG_FIELD(fw_cpu_ns), CFG_FIELD(mapping), CFG_FIELD(mapping_cache_mb),
 };
 #undef CFG_FIELD
 _Static_assert(sizeof(enum ftl_gc_policy) == 4, "gc_policy is 32 bits");
 _Static_assert(sizeof(enum ftl_cache_evict) == 4, "cache_evict is 32 bits");
+_Static_assert(sizeof(enum ftl_mapping) == 4, "mapping is 32 bits");
 
 /* Bytes the version 2 fields add to the configuration block. */
 static uint64_t cfg_v2_bytes(void)
@@ -452,6 +453,13 @@ int ftl_state_save(const struct ftl *ftl, uint64_t now_ns, FILE *f,
     struct state_writer w = { .f = f };
     uint8_t h[16], t[4];
 
+    if (ftl->dftl.ntp) {
+        /* the cached mapping table and the translation pages' places are
+         * not in the format */
+        snprintf(err, errlen, "mapping=dftl: state files hold page-mapped "
+                 "FTLs only");
+        return -1;
+    }
     ftl_payload(&count, ftl, now_ns);
     sec_head(h, FTL_STATE_SEC_FTL, count.n);
     if (fwrite(h, 1, sizeof(h), f) != sizeof(h)) {
@@ -658,7 +666,7 @@ static void cfg_read(struct state_reader *r, struct ftl_config *c,
     }
 }
 
-enum cfg_kind { K_U64, K_S32, K_BOOL, K_POLICY };
+enum cfg_kind { K_U64, K_S32, K_BOOL, K_POLICY, K_MAPPING };
 
 static void cfg_fmt(char *b, size_t n, enum cfg_kind k, uint64_t v)
 {
@@ -672,6 +680,9 @@ static void cfg_fmt(char *b, size_t n, enum cfg_kind k, uint64_t v)
         break;
     case K_BOOL:
         snprintf(b, n, "%s", v ? "on" : "off");
+        break;
+    case K_MAPPING:
+        snprintf(b, n, "%s", ftl_mapping_name((enum ftl_mapping)v));
         break;
     case K_POLICY:
         if (v <= FTL_GC_DCHOICE) {
@@ -728,6 +739,8 @@ static int cfg_compare(const struct ftl_config *file,
         { "fdp.nruh", K_U64, file->fdp_nruh, here->fdp_nruh, false },
         { "fdp.nru", K_U64, file->fdp_nru, here->fdp_nru,
           file->fdp_nruh == 0 && here->fdp_nruh == 0 },
+        /* a version 1 file is page mapped (0) */
+        { "mapping", K_MAPPING, file->mapping, here->mapping, false },
     };
 
     for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {

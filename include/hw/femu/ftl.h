@@ -92,6 +92,16 @@ enum ftl_cell_type {
 #define FTL_MAX_PGTYPES 5         /* pgtype_lat's cell_pages goes to 5 */
 #define FTL_MAX_CELL_PAGES 5
 
+/* Mapping schemes (mapping). */
+enum ftl_mapping {
+    FTL_MAP_PAGE = 0,   /* the whole page table in DRAM */
+    FTL_MAP_DFTL = 1,   /* translation pages on NAND, a cache of them */
+};
+#define FTL_MAPPING_NAMES {             \
+        [FTL_MAP_PAGE] = "page",        \
+        [FTL_MAP_DFTL] = "dftl",        \
+    }
+
 /* Read-cache eviction policies (cache_evict). */
 enum ftl_cache_evict {
     FTL_EVICT_CLOCK = 0,
@@ -183,6 +193,9 @@ struct ftl_config {
     uint32_t pcie_bandwidth_mbps;   /* MB/s (10^6 bytes/s) */
     uint32_t pcie_prop_delay_ns;
     uint64_t fw_cpu_ns;             /* per read/write command, one core */
+    /* mapping scheme; dftl caches mapping_cache_mb of translation pages */
+    enum ftl_mapping mapping;
+    uint32_t mapping_cache_mb;
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -202,6 +215,12 @@ struct ftl_counters {
      * mapped pages that were not there (read from NAND) */
     uint64_t cache_hits;
     uint64_t cache_misses;
+    /* mapping=dftl: translation pages read and programmed (programs count
+     * in the WAF), accesses whose translation page was cached or not */
+    uint64_t trans_pages_read;
+    uint64_t trans_pages_programmed;
+    uint64_t map_cache_hits;
+    uint64_t map_cache_misses;
 };
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
@@ -227,6 +246,9 @@ const char *ftl_gc_policy_name(enum ftl_gc_policy p);
 /* cache_evict names: "clock", "random", "lru", "arc"; -1 if unknown. */
 int ftl_cache_evict_from_name(const char *name);
 const char *ftl_cache_evict_name(enum ftl_cache_evict e);
+/* mapping names: "page", "dftl"; -1 if unknown. */
+int ftl_mapping_from_name(const char *name);
+const char *ftl_mapping_name(enum ftl_mapping m);
 /* The cell type's short name ("uniform", "SLC", ... "QLC"). */
 const char *ftl_cell_type_name(uint32_t cell_type);
 /*
@@ -325,7 +347,8 @@ void ftl_set_delay_mode(struct ftl *ftl, enum ftl_delay_mode mode);
 void ftl_reset_counters(struct ftl *ftl);
 
 void ftl_get_counters(const struct ftl *ftl, struct ftl_counters *c);
-/* WAF x 1000, integer division; 1000 when nothing was written. */
+/* WAF x 1000, integer division; 1000 when nothing was written.  NAND
+ * pages programmed = host + GC + translation pages (mapping=dftl). */
 uint32_t ftl_waf_x1000(const struct ftl *ftl);
 
 /* Bytes of FTL metadata (mapping table, reverse map, line table, streams,

@@ -4,10 +4,13 @@
 #  vSSD1: a 4 MiB read cache, 20 ms page reads, 200 ms per trim range
 #  vSSD2: no NAND time; a 1 MB/s link (4 KiB: 4.096 ms), 5 ms
 #         propagation, 10 ms of firmware per command
+#  vSSD3: mapping=dftl with 512-byte pages: 128 mapping entries per
+#         translation page
 A=$(ctrl_of vSSD0) || { bad "no controller with SN vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller with SN vSSD1"; finish; exit; }
 C=$(ctrl_of vSSD2) || { bad "no controller with SN vSSD2"; finish; exit; }
-AN=/dev/${A}n1 BN=/dev/${B}n1 CN=/dev/${C}n1
+D=$(ctrl_of vSSD3) || { bad "no controller with SN vSSD3"; finish; exit; }
+AN=/dev/${A}n1 BN=/dev/${B}n1 CN=/dev/${C}n1 DN=/dev/${D}n1
 MS=1000000
 
 # --- cell types: QD1 random reads of written pages take their page
@@ -77,3 +80,23 @@ read mn mean p50 < <(fiolat --name=lr --filename=$CN --rw=randread --bs=4k \
     --direct=1 --ioengine=psync --size=1M --number_ios=20)
 echo "QD1 4k reads over the link: min $mn mean $mean ns"
 check "reads pay link + propagation + CPU" [ "$mn" -ge 19096000 ]
+
+# --- mapping=dftl: C0h bytes 64-95 count translation reads, programs,
+# hits and misses; 4 MiB written from LBA 0 = 8192 mapping accesses over
+# 64 translation pages (the boot's partition scan may have touched the
+# first one already); reading them again hits every time
+dftl() {
+    nvme get-log "/dev/$1" --log-id=0xc0 --log-len=512 -b |
+        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<QQQQ", d, 64))'
+}
+set -- $(dftl $D); h0=$3 m0=$4
+fio --name=dw --filename=$DN --rw=write --bs=128k --direct=1 --ioengine=psync \
+    --size=4M --output=/dev/null
+set -- $(dftl $D); h1=$3 m1=$4
+echo "dftl write: $((h1 - h0)) hits, $((m1 - m0)) misses (C0h: $(dftl $D))"
+check "dftl: 8192 mapping accesses for 4 MiB" [ $((h1 - h0 + m1 - m0)) = 8192 ]
+check "dftl: one miss per translation page" [ $((m1 - m0)) -ge 63 ] && [ $((m1 - m0)) -le 64 ]
+fio --name=dr --filename=$DN --rw=read --bs=128k --direct=1 --ioengine=psync \
+    --size=4M --output=/dev/null
+set -- $(dftl $D); h2=$3 m2=$4
+check "dftl: reading them again hits" [ $((h2 - h1)) = 8192 ] && [ $m2 = $m1 ]

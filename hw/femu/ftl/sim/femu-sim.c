@@ -98,7 +98,7 @@ static void usage(FILE *f)
 "  nand_cell_type=0..4 (uniform, SLC, MLC, TLC, QLC) lsb|csb|msb|tsb_rd_lat\n"
 "  lsb|csb|msb|tsb_wr_lat pgtype_lat cell_pages trim_lat_ns read_cache_mb\n"
 "  cache_evict=clock|random|lru|arc pcie_bandwidth_mbps pcie_prop_delay_ns\n"
-"  fw_cpu_ns; run-time\n"
+"  fw_cpu_ns mapping=page|dftl mapping_cache_mb; run-time\n"
 "  controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
@@ -251,7 +251,7 @@ int sim_num_prop(struct ftl_config *c, const char *k, const char *v)
         { "fdp.nru", offsetof(struct ftl_config, fdp_nru), 0 },
         U32(nand_cell_type), U32(cell_pages), U32(pgtype_lat),
         U64(trim_lat_ns), U32(read_cache_mb), U32(pcie_bandwidth_mbps),
-        U32(pcie_prop_delay_ns), U64(fw_cpu_ns),
+        U32(pcie_prop_delay_ns), U64(fw_cpu_ns), U32(mapping_cache_mb),
 #define PT(name, f, i) { name, offsetof(struct ftl_config, f[i]), 1 }
         PT("lsb_rd_lat", pgtype_rd_lat, 0), PT("csb_rd_lat", pgtype_rd_lat, 1),
         PT("msb_rd_lat", pgtype_rd_lat, 2), PT("tsb_rd_lat", pgtype_rd_lat, 3),
@@ -310,6 +310,13 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
             return -1;
         }
         c->gc_policy = (enum ftl_gc_policy)p;
+    } else if (!strcmp(k, "mapping")) {
+        int m = ftl_mapping_from_name(v);
+        if (m < 0) {
+            fprintf(stderr, "femu-sim: mapping=%s: unknown (page, dftl)\n", v);
+            return -1;
+        }
+        c->mapping = (enum ftl_mapping)m;
     } else if (!strcmp(k, "cache_evict")) {
         int e = ftl_cache_evict_from_name(v);
         if (e < 0) {
@@ -631,6 +638,11 @@ static void diff_counters(const struct ftl_counters *a,
     d->fdp_mbe = b->fdp_mbe - a->fdp_mbe;
     d->cache_hits = b->cache_hits - a->cache_hits;
     d->cache_misses = b->cache_misses - a->cache_misses;
+    d->trans_pages_read = b->trans_pages_read - a->trans_pages_read;
+    d->trans_pages_programmed =
+        b->trans_pages_programmed - a->trans_pages_programmed;
+    d->map_cache_hits = b->map_cache_hits - a->map_cache_hits;
+    d->map_cache_misses = b->map_cache_misses - a->map_cache_misses;
 }
 
 /* WAF x 1000 of counter differences, like waf-run.sh computes it */
@@ -639,7 +651,8 @@ static uint32_t waf_of(const struct ftl_counters *d)
     if (d->host_pages_written == 0) {
         return 1000;
     }
-    return (uint32_t)((d->host_pages_programmed + d->gc_pages_moved) * 1000 /
+    return (uint32_t)((d->host_pages_programmed + d->gc_pages_moved +
+                       d->trans_pages_programmed) * 1000 /
                       d->host_pages_written);
 }
 
@@ -747,15 +760,17 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
      * the default output stays as it was) */
     if (c->nand_cell_type || c->pgtype_lat || c->trim_lat_ns ||
         c->read_cache_mb || c->pcie_bandwidth_mbps || c->pcie_prop_delay_ns ||
-        c->fw_cpu_ns) {
+        c->fw_cpu_ns || c->mapping != FTL_MAP_PAGE) {
         printf("models: nand_cell_type=%u (%s) pgtype_lat=%u cell_pages=%u "
                "trim_lat_ns=%llu read_cache_mb=%u cache_evict=%s "
-               "pcie_bandwidth_mbps=%u pcie_prop_delay_ns=%u fw_cpu_ns=%llu\n",
+               "pcie_bandwidth_mbps=%u pcie_prop_delay_ns=%u fw_cpu_ns=%llu "
+               "mapping=%s mapping_cache_mb=%u\n",
                c->nand_cell_type, ftl_cell_type_name(c->nand_cell_type),
                c->pgtype_lat, c->cell_pages,
                (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
                ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
-               c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns);
+               c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns,
+               ftl_mapping_name(c->mapping), c->mapping_cache_mb);
     }
     printf("namespace: %llu blocks of %u B (%.2f GB), %u lines of %llu B, "
            "FTL metadata %.2f B per NAND page\n",
@@ -795,6 +810,14 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
     for (int i = 0; i < n; i++) {
         const struct lat_hist *h = &r[i].rlat;
 
+        if (c->mapping == FTL_MAP_DFTL) {
+            printf("dftl %s: map_cache_hits=%llu map_cache_misses=%llu "
+                   "trans_pages_read=%llu trans_pages_programmed=%llu\n",
+                   r[i].spec.name, (unsigned long long)r[i].d.map_cache_hits,
+                   (unsigned long long)r[i].d.map_cache_misses,
+                   (unsigned long long)r[i].d.trans_pages_read,
+                   (unsigned long long)r[i].d.trans_pages_programmed);
+        }
         if (c->read_cache_mb && r[i].reads) {
             printf("read cache %s: hits=%llu misses=%llu\n", r[i].spec.name,
                    (unsigned long long)r[i].d.cache_hits,
@@ -838,6 +861,12 @@ static void json_counters(const struct ftl_counters *d)
     printf(", \"cache_hits\": %llu, \"cache_misses\": %llu",
            (unsigned long long)d->cache_hits,
            (unsigned long long)d->cache_misses);
+    printf(", \"trans_pages_read\": %llu, \"trans_pages_programmed\": %llu, "
+           "\"map_cache_hits\": %llu, \"map_cache_misses\": %llu",
+           (unsigned long long)d->trans_pages_read,
+           (unsigned long long)d->trans_pages_programmed,
+           (unsigned long long)d->map_cache_hits,
+           (unsigned long long)d->map_cache_misses);
 }
 
 static void print_json(const struct ftl *ftl, const struct sim_opts *o,
@@ -868,11 +897,13 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
     printf("\"nand_cell_type\": %u, \"pgtype_lat\": %u, \"cell_pages\": %u, "
            "\"trim_lat_ns\": %llu, \"read_cache_mb\": %u, "
            "\"cache_evict\": \"%s\", \"pcie_bandwidth_mbps\": %u, "
-           "\"pcie_prop_delay_ns\": %u, \"fw_cpu_ns\": %llu},\n \"phases\": [",
+           "\"pcie_prop_delay_ns\": %u, \"fw_cpu_ns\": %llu, \"mapping\": \"%s\", "
+           "\"mapping_cache_mb\": %u},\n \"phases\": [",
            c->nand_cell_type, c->pgtype_lat, c->cell_pages,
            (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
            ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
-           c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns);
+           c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns,
+           ftl_mapping_name(c->mapping), c->mapping_cache_mb);
     for (int i = 0; i < n; i++) {
         const struct phase_result *p = &r[i];
         printf("%s\n  {\"name\": \"%s\", \"workload\": \"%s\", \"bs\": %llu, "
