@@ -91,13 +91,16 @@ struct subject {
     struct tput best;
 };
 
-static void subject_init(struct subject *s, uint32_t thres,
-                         enum ftl_gc_policy pol)
+static void subject_init_map(struct subject *s, uint32_t thres,
+                             enum ftl_gc_policy pol, enum ftl_mapping map,
+                             uint32_t cache_mb)
 {
     struct ftl_config c;
     char err[256];
 
     tut02(&c, 25, thres, 95, pol);
+    c.mapping = map;
+    c.mapping_cache_mb = cache_mb;
     s->f = ftl_new(&c, err, sizeof(err));
     if (!s->f) {
         fprintf(stderr, "bench: %s\n", err);
@@ -109,6 +112,12 @@ static void subject_init(struct subject *s, uint32_t thres,
     fill(s->f);
     /* reach steady state */
     randw(s->f, &s->r, 2 * ftl_logical_pages(s->f), &s->now);
+}
+
+static void subject_init(struct subject *s, uint32_t thres,
+                         enum ftl_gc_policy pol)
+{
+    subject_init_map(s, thres, pol, FTL_MAP_PAGE, 0);
 }
 
 /* one measured window; keeps the fastest (least disturbed) window */
@@ -124,7 +133,8 @@ static void window(struct subject *s, uint64_t nwrites)
     t1 = cpu_ns();
     ftl_get_counters(s->f, &b);
     ops = (b.host_pages_programmed - a.host_pages_programmed) +
-          (b.gc_pages_moved - a.gc_pages_moved);
+          (b.gc_pages_moved - a.gc_pages_moved) +
+          (b.trans_pages_programmed - a.trans_pages_programmed);
     ns = (double)(t1 - t0) / (double)ops;
     if (ns < s->best.ns_per_op) {
         s->best.ns_per_op = ns;
@@ -260,6 +270,32 @@ int main(int argc, char **argv)
         printf("%-8u %-8.3f %-9.3f %-9.3f %11.3f %11.3f %11.3f %11.3f\n",
                ops[i], 1.0 - 1.0 / alpha, alpha, ae, model_wa(alpha),
                model_wa(ae), g / 1000.0, fi / 1000.0);
+    }
+    printf("\n# 4. mapping schemes: section 1's workload at gc_thres_pcent "
+           "95, greedy; page ops include\n"
+           "#    translation-page programs; the same windows alternate "
+           "between the schemes\n");
+    printf("%-8s %-16s %10s %12s %10s\n", "mapping", "mapping_cache_mb",
+           "waf_x1000", "page_ops", "ns_per_op");
+    {
+        static const uint32_t mb[] = { 0, 1, 4 };
+        struct subject m[3];
+
+        for (int i = 0; i < 3; i++) {
+            subject_init_map(&m[i], 95, FTL_GC_GREEDY,
+                             mb[i] ? FTL_MAP_DFTL : FTL_MAP_PAGE, mb[i]);
+        }
+        for (int k = 0; k < WINDOWS; k++) {
+            for (int i = 0; i < 3; i++) {
+                window(&m[i], nmeasure / WINDOWS);
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            printf("%-8s %-16u %10u %12llu %10.1f\n",
+                   mb[i] ? "dftl" : "page", mb[i], m[i].best.waf,
+                   (unsigned long long)m[i].best.ops, m[i].best.ns_per_op);
+            ftl_free(m[i].f);
+        }
     }
     return 0;
 }

@@ -99,6 +99,11 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
                    n->params.serial);
         return false;
     }
+    if (n->params.state_path && n->cfg.mapping == FTL_MAP_DFTL) {
+        error_setg(errp, "state=%s: mapping=dftl: state files hold "
+                   "page-mapped FTLs only", n->params.state_path);
+        return false;
+    }
     return femu_parse_gc(n, errp);
 }
 

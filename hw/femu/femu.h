@@ -296,6 +296,8 @@ typedef struct FemuFeatures {
 typedef struct FemuParams {
     uint32_t femu_mode;
     int32_t gc_strategy;
+    int cache_evict;        /* enum ftl_cache_evict */
+    int mapping;            /* enum ftl_mapping */
     char *serial;
     uint32_t queues;
     uint32_t npollers;

@@ -105,6 +105,10 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         } else {
             req->due_ns = ftl_read(n->ftl, slba, nlb, start);
         }
+        if (req->due_ns != (int64_t)FTL_TIME_ERROR) {
+            /* the host link and the firmware CPU (0: off) */
+            req->due_ns = ftl_host_costs(n->ftl, is_write, len, req->due_ns);
+        }
         ftl_background_gc(n->ftl, start);
         femu_capture(n, is_write ? FTL_IOTRACE_WRITE : FTL_IOTRACE_READ, 0,
                      slba, nlb, is_write ? pid : 0, start, req->due_ns);
@@ -237,14 +241,18 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         }
     }
     if (n->ftl && !femu_is_zns(n)) {
+        int64_t start = req->due_ns;
+
         /* the background-GC check every request makes (as reads and
          * writes above): lines a deallocate emptied can be collected now,
-         * not only at the next read or write, as in FEMU's BlackBox FTL */
+         * not only at the next read or write, as in FEMU's BlackBox FTL;
+         * trim_lat_ns delays the completion per range */
         femu_ftl_lock(n);
-        ftl_background_gc(n->ftl, req->due_ns);
+        req->due_ns = ftl_trim_cost(n->ftl, nr, start);
+        ftl_background_gc(n->ftl, start);
         /* the command's end: a deallocate of no blocks, then GC */
         femu_capture(n, FTL_IOTRACE_DEALLOC, 0, le64_to_cpu(range[0].slba),
-                     0, 0, req->due_ns, 0);
+                     0, 0, start, 0);
         qemu_mutex_unlock(&n->ftl_lock);
     }
     /* the first range's LBA and the blocks of all ranges */

@@ -44,6 +44,12 @@ static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
     log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
     log->zone_resets = cpu_to_le64(z.zone_resets);
     log->blocks_erased = cpu_to_le64(z.blocks_erased);
+    log->cache_hits = cpu_to_le64(c.cache_hits);
+    log->cache_misses = cpu_to_le64(c.cache_misses);
+    log->trans_pages_read = cpu_to_le64(c.trans_pages_read);
+    log->trans_pages_programmed = cpu_to_le64(c.trans_pages_programmed);
+    log->map_cache_hits = cpu_to_le64(c.map_cache_hits);
+    log->map_cache_misses = cpu_to_le64(c.map_cache_misses);
 }
 
 /*

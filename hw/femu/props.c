@@ -285,23 +285,6 @@ static FemuProp femu_dev_rows[] = {
              "FEMU upstream: Zone Append size limit in bytes, 4096 x a power "
              "of two (sets zasl; 0 = mdts)"),
     /* FEMU upstream's FTL models */
-    FIXED(U32, "read_cache_mb", 0, "FEMU upstream: DRAM read cache MiB",
-          WHY_FTL_MODEL("the DRAM read cache")),
-    STR_ROW("cache_evict", COMPAT,
-            "FEMU upstream: read cache eviction, clock, random, lru or arc "
-            "(only with read_cache_mb)"),
-    STR_ROW("mapping", COMPAT,
-            "FEMU upstream: mapping scheme; page (the FTL here) is "
-            "accepted"),
-    FIXED(U32, "mapping_cache_mb", 0, "FEMU upstream: DFTL cached mapping "
-          "table MiB", WHY_FTL_MODEL("DFTL's cached mapping table")),
-    FIXED(U8, "nand_cell_type", 0, "FEMU upstream: cell type 1-4 (SLC, "
-          "MLC, TLC, QLC); 0 = uniform NAND times",
-          WHY_FTL_MODEL("cell-type timing")),
-    FIXED(I32, "cell_pages", 0, "FEMU upstream: pages per cell group",
-          WHY_FTL_MODEL("cell-type timing")),
-    FIXED(I32, "pgtype_lat", 0, "FEMU upstream: per-page-type latencies",
-          WHY_FTL_MODEL("cell-type timing")),
     FIXED(I32, "ecc_step_ns", 0, "FEMU upstream: ECC time per step",
           WHY_ONFI),
     FIXED(I32, "cmd_addr_lat", 0, "FEMU upstream: command/address cycle "
@@ -317,8 +300,6 @@ static FemuProp femu_dev_rows[] = {
           WHY_ONFI),
     FIXED(I32, "trcbsy", 0, "FEMU upstream: ONFI cache read busy time",
           WHY_ONFI),
-    FIXED(I32, "trim_lat_ns", 0, "FEMU upstream: time per deallocated "
-          "range", WHY_FTL_MODEL("a deallocation cost")),
     FIXED(U32, "nand_bad_blocks", 0, "FEMU upstream: factory bad blocks",
           WHY_RELIABILITY("bad blocks")),
     FIXED(BOOL, "debug_ftl", false, "FEMU upstream: FTL debug printing",
@@ -327,12 +308,6 @@ static FemuProp femu_dev_rows[] = {
           "per million", WHY_RELIABILITY("read error injection")),
     FIXED(U32, "err_write_fail_ppm", 0, "FEMU upstream: failed programs "
           "per million", WHY_RELIABILITY("program failure injection")),
-    FIXED(U32, "pcie_bandwidth_mbps", 0, "FEMU upstream: host link MB/s",
-          WHY_FTL_MODEL("the host link")),
-    FIXED(U32, "pcie_prop_delay_ns", 0, "FEMU upstream: host link delay",
-          WHY_FTL_MODEL("the host link")),
-    FIXED(U64, "fw_cpu_ns", 0, "FEMU upstream: controller CPU time per "
-          "command", WHY_FTL_MODEL("controller CPU time")),
     FIXED(I32, "fdp_trim_erase_all", 0, "FEMU upstream: test-only FDP "
           "knob (a deallocation resets the whole device)",
           "FEMU upstream's test-only knob is not provided"),
@@ -695,7 +670,6 @@ out:
 static bool femu_props_upstream(FemuCtrl *n, Error **errp)
 {
     uint64_t v;
-    const char *s;
 
     if (!femu_props_namespaces(n, errp)) {
         return false;
@@ -812,22 +786,6 @@ static bool femu_props_upstream(FemuCtrl *n, Error **errp)
             return false;
         }
         n->cfg.pgs_per_blk = pages;
-    }
-    s = femu_compat_str(n, "mapping");
-    if (s && strcmp(s, "page")) {
-        if (!strcmp(s, "dftl") || !strcmp(s, "hybrid") || !strcmp(s, "fast")) {
-            error_setg(errp, "mapping=%s: %s", s,
-                       WHY_FTL_MODEL("this mapping scheme"));
-        } else {
-            error_setg(errp, "mapping=%s: page, dftl, hybrid or fast", s);
-        }
-        return false;
-    }
-    s = femu_compat_str(n, "cache_evict");
-    if (s && strcmp(s, "clock") && strcmp(s, "random") && strcmp(s, "lru") &&
-        strcmp(s, "arc")) {
-        error_setg(errp, "cache_evict=%s: clock, random, lru or arc", s);
-        return false;
     }
     return true;
 }

@@ -106,12 +106,12 @@ qom_check "zone_luns=8" femu,id=d0,femu_mode=3,nchs=8,luns_per_ch=4,zns_chnls_pe
 qom_check "pgs_per_blk=512" \
     femu,id=d0,devsz_mb=4096,zns_num_ch=8,zns_num_lun=4,zns_num_plane=2,zns_num_blk=32,femu_mode=3
 # a given value FEMU upstream has but this device does not model
-refuse '^nand_cell_type=3: cell-type timing' femu,nand_cell_type=3
+refuse '^zns_zrwa_size=8: the Zone Random Write Area is not provided yet' femu,femu_mode=3,zns_zrwa_size=8
 refuse '^lnum_ch: Open-Channel' femu,lnum_ch=2
 refuse '^zns_zasl_bs=1000: must be 0 or 4096 x a power of two' femu,femu_mode=3,zns_zasl_bs=1000
 refuse '^namespace_modes=.*: 2 entries for namespaces=1' femu,namespace_modes=znssd,,bbssd
 refuse "^namespace_modes=ssd: 'ssd' is not bbssd, nossd or znssd" femu,namespace_modes=ssd
 refuse '^namespace_modes=znssd: femu_mode=1 says otherwise' femu,femu_mode=1,namespace_modes=znssd
-refuse '^mapping=dftl: ' femu,mapping=dftl
+refuse '^ecc_step_ns=5: FEMU.s ONFI timing breakdown is not modelled' femu,ecc_step_ns=5
 refuse '^oacs=0x2: 0x2 names admin commands not offered here' femu,oacs=2
 finish

@@ -49,6 +49,28 @@ int main(void)
     str("femu", "hot_cold_sep", c.hot_cold_sep ? "on" : "off");
     str("femu", "gc_own_line", c.gc_own_line ? "on" : "off");
     num("femu", "seed", (int64_t)c.seed);
+    num("femu", "nand_cell_type", c.nand_cell_type);
+    {
+        static const char *const pt[] = FTL_PGTYPE_NAMES;
+        char n[32];
+
+        for (int t = 0; t < 4; t++) {
+            snprintf(n, sizeof(n), "%s_rd_lat", pt[t]);
+            num("femu", n, (int64_t)c.pgtype_rd_lat[t]);
+            snprintf(n, sizeof(n), "%s_wr_lat", pt[t]);
+            num("femu", n, (int64_t)c.pgtype_wr_lat[t]);
+        }
+    }
+    num("femu", "pgtype_lat", c.pgtype_lat);
+    num("femu", "cell_pages", c.cell_pages);
+    num("femu", "trim_lat_ns", (int64_t)c.trim_lat_ns);
+    num("femu", "read_cache_mb", c.read_cache_mb);
+    str("femu", "cache_evict", ftl_cache_evict_name(c.cache_evict));
+    num("femu", "pcie_bandwidth_mbps", c.pcie_bandwidth_mbps);
+    num("femu", "pcie_prop_delay_ns", c.pcie_prop_delay_ns);
+    num("femu", "fw_cpu_ns", (int64_t)c.fw_cpu_ns);
+    str("femu", "mapping", ftl_mapping_name(c.mapping));
+    num("femu", "mapping_cache_mb", c.mapping_cache_mb);
     num("femu", "zone_luns", z.zone_luns);
     num("femu", "zone_size_mb", (int64_t)z.zone_size_mb);
     num("femu", "zone_cap_mb", (int64_t)z.zone_cap_mb);

@@ -158,8 +158,192 @@ static void test_counts_independent(void)
     }
 }
 
+/* Page types of the cells: FEMU's shadow-program pairing and times. */
+static void test_page_types(void)
+{
+    struct ftl_config c;
+
+    ftl_config_default(&c);
+    /* uniform: one type, the configured times */
+    CHECK_EQ(ftl_cfg_page_types(&c), 1);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 12), RD);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 12), WR);
+    c.nand_cell_type = FTL_CELL_SLC;
+    CHECK_EQ(ftl_cfg_page_type(&c, 7), 0);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 7), 40000);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 7), 800000);
+    /* MLC: LSB = 0, MSB = 2; upper pages 6, 9, then pairs from 12 */
+    c.nand_cell_type = FTL_CELL_MLC;
+    CHECK_EQ(ftl_cfg_page_type(&c, 0), 0);
+    CHECK_EQ(ftl_cfg_page_type(&c, 6), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 9), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 10), 0);
+    CHECK_EQ(ftl_cfg_page_type(&c, 13), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 502), 0);
+    CHECK_EQ(ftl_cfg_page_type(&c, 504), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 511), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 512 + 6), 2);  /* repeats per 512 */
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 6), 64000);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 10), 850000);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 12), 2300000);
+    /* TLC: 0..5 LSB, 6..7 CSB, then pairs LSB, CSB, MSB, ... */
+    c.nand_cell_type = FTL_CELL_TLC;
+    CHECK_EQ(ftl_cfg_page_types(&c), 3);
+    CHECK_EQ(ftl_cfg_page_type(&c, 5), 0);
+    CHECK_EQ(ftl_cfg_page_type(&c, 7), 1);
+    CHECK_EQ(ftl_cfg_page_type(&c, 9), 0);
+    CHECK_EQ(ftl_cfg_page_type(&c, 10), 1);
+    CHECK_EQ(ftl_cfg_page_type(&c, 13), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 14), 0);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 0), 56500);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 6), 77500);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 12), 106000);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 12), 5734000);
+    c.pgtype_rd_lat[2] = 90000;                   /* msb_rd_lat */
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 12), 90000);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 6), 77500);
+    c.pgtype_rd_lat[2] = 0;
+    /* QLC: ... pairs of four types; the last 16 pages of 512 LSB */
+    c.nand_cell_type = FTL_CELL_QLC;
+    CHECK_EQ(ftl_cfg_page_type(&c, 11), 1);
+    CHECK_EQ(ftl_cfg_page_type(&c, 12), 2);
+    CHECK_EQ(ftl_cfg_page_type(&c, 15), 3);
+    CHECK_EQ(ftl_cfg_page_type(&c, 16), 0);
+    CHECK_EQ(ftl_cfg_page_type(&c, 500), 0);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 15), 169600);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 15), 9174400);
+    /* pgtype_lat on uniform timing: programs x 0.6 / 1.0 / 1.4 by page
+     * mod 3 (cell_pages 0), reads unchanged */
+    c.nand_cell_type = FTL_CELL_UNIFORM;
+    c.pgtype_lat = 1;
+    CHECK_EQ(ftl_cfg_page_types(&c), 3);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 3), WR * 600 / 1000);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 4), WR);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 5), WR * 1400 / 1000);
+    CHECK_EQ(ftl_cfg_page_rd_lat(&c, 5), RD);
+    c.cell_pages = 2;
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 5), WR * 1400 / 1000);
+    CHECK_EQ(ftl_cfg_page_wr_lat(&c, 4), WR * 600 / 1000);
+}
+
+/*
+ * A TLC device: every page is read and programmed in the time of its
+ * type, by where the write pointer put it; built-in delays are uniform.
+ */
+static void test_cell_timing(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    uint64_t t = 0;
+
+    small_cfg(&c);
+    c.nand_cell_type = FTL_CELL_TLC;
+    f = must_new(&c);
+    /* lpn k of a fresh FTL lands on seq k of line 0: page k / 4 of its
+     * block (4 LUNs, 1 plane) */
+    for (uint32_t k = 0; k < f->ppl; k++) {
+        uint32_t pg = k / f->blks_per_line;
+
+        t += 100000000;
+        CHECK_EQ(wpage(f, k, t) - t, ftl_cfg_page_wr_lat(&c, pg));
+    }
+    for (uint32_t k = 0; k < f->ppl; k++) {
+        uint32_t pg = k / f->blks_per_line;
+
+        t += 100000000;
+        CHECK_EQ(ftl_read(f, (uint64_t)k * 8, 8, t) - t,
+                 ftl_cfg_page_rd_lat(&c, pg));
+    }
+    /* page 12 is an MSB page, page 6 a CSB page */
+    t += 100000000;
+    CHECK_EQ(ftl_read(f, 12 * 4 * 8, 8, t) - t, 106000);
+    t += 100000000;
+    CHECK_EQ(ftl_read(f, 6 * 4 * 8, 8, t) - t, 77500);
+    ftl_set_delay_mode(f, FTL_DELAY_BUILTIN);
+    t += 100000000;
+    CHECK_EQ(ftl_read(f, 12 * 4 * 8, 8, t) - t, RD);
+    ftl_set_delay_mode(f, FTL_DELAY_CONFIGURED);
+    t += 100000000;
+    CHECK_EQ(ftl_read(f, 12 * 4 * 8, 8, t) - t, 106000);
+    ftl_free(f);
+}
+
+/* Bad cell-type settings are refused naming the property. */
+static void test_cell_refused(void)
+{
+    struct ftl_config c;
+    char err[256];
+
+    small_cfg(&c);
+    c.nand_cell_type = 5;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "nand_cell_type=5");
+    small_cfg(&c);
+    c.nand_cell_type = FTL_CELL_TLC;
+    c.pgtype_rd_lat[3] = 1000;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "tsb_rd_lat=1000");
+    small_cfg(&c);
+    c.pgtype_wr_lat[1] = 1000;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "csb_wr_lat=1000: needs nand_cell_type");
+    small_cfg(&c);
+    c.cell_pages = 6;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "cell_pages=6");
+    small_cfg(&c);
+    c.nand_cell_type = FTL_CELL_QLC;
+    c.pgtype_lat = 1;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "pgtype_lat=1");
+}
+
+/* The link and the firmware CPU: each command pays its transfer, the
+ * propagation delay and fw_cpu_ns after its NAND time; commands queue on
+ * the link per direction and on the one CPU. */
+static void test_host_costs(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+
+    small_cfg(&c);
+    f = must_new(&c);
+    /* all off: the NAND time is the completion */
+    CHECK_EQ(ftl_host_costs(f, false, 4096, 1000), 1000);
+    ftl_free(f);
+    c.pcie_bandwidth_mbps = 2000;   /* 4096 B: 2048 ns */
+    c.pcie_prop_delay_ns = 500;
+    c.fw_cpu_ns = 1000;
+    f = must_new(&c);
+    /* read: link 1000..3048, +500, CPU 3548..4548 */
+    CHECK_EQ(ftl_host_costs(f, false, 4096, 1000), 4548);
+    /* a second read done at the same time waits for the link (3048..5096)
+     * and then the CPU (5596..6596) */
+    CHECK_EQ(ftl_host_costs(f, false, 4096, 1000), 6596);
+    /* a write uses the other direction (1000..3048) but the same CPU */
+    CHECK_EQ(ftl_host_costs(f, true, 4096, 1000), 7596);
+    /* through ftl_read: 40 us NAND read + 2048 + 500 + 1000 */
+    wpage(f, 0, 0);
+    CHECK_EQ(ftl_host_costs(f, false, 4096, ftl_read(f, 0, 8, 10000000)),
+             10000000 + RD + 2048 + 500 + 1000);
+    ftl_free(f);
+    /* CPU alone: back-to-back commands complete fw_cpu_ns apart (the
+     * controller's 1e9 / fw_cpu_ns commands per second) */
+    small_cfg(&c);
+    c.fw_cpu_ns = 10000;
+    f = must_new(&c);
+    for (uint64_t i = 1; i <= 100; i++) {
+        CHECK_EQ(ftl_host_costs(f, i & 1, 4096, 0), i * 10000);
+    }
+    ftl_free(f);
+}
+
 int main(void)
 {
+    RUN(test_host_costs);
+    RUN(test_page_types);
+    RUN(test_cell_timing);
+    RUN(test_cell_refused);
     RUN(test_basic);
     RUN(test_channel);
     RUN(test_gc_delay);

@@ -33,7 +33,8 @@ uint32_t ftl_waf_x1000(const struct ftl *ftl)
     if (c->host_pages_written == 0) {
         return 1000;
     }
-    w = (c->host_pages_programmed + c->gc_pages_moved) * 1000 /
+    w = (c->host_pages_programmed + c->gc_pages_moved +
+         c->trans_pages_programmed) * 1000 /
         c->host_pages_written;
     return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
 }

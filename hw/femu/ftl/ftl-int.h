@@ -80,9 +80,55 @@ struct ftl_timing {
     bool gc_delay;      /* GC operations occupy LUNs and channels */
     enum ftl_delay_mode mode;
     uint64_t rd, wr, er, xfer;
+    /* typed: per-page-type times (cell type or pgtype_lat, configured
+     * mode only); pgtype[pg] is the type of page pg of a block */
+    bool typed;
+    uint8_t *pgtype;    /* NULL with uniform timing */
+    uint32_t npg;       /* pages per block */
+    uint64_t rd_pt[FTL_MAX_PGTYPES], wr_pt[FTL_MAX_PGTYPES];
     uint64_t *lun_free; /* next-free time per global LUN */
     uint64_t *ch_free;  /* next-free time per channel */
     uint32_t *lun_ch;   /* channel of each global LUN */
+};
+
+/* The read cache (cache.c): slots on index lists, page -> slot table. */
+struct ftl_cache_slot {
+    uint32_t lpn;        /* FTL_NONE: empty */
+    uint32_t prev, next; /* lru/arc list links; next: the free stack */
+    uint8_t ref;         /* clock's reference bit */
+    uint8_t list;        /* arc: 0 probation, 1 protected */
+};
+
+struct ftl_cache {
+    uint32_t cap;        /* pages; 0: no cache */
+    enum ftl_cache_evict policy;
+    struct ftl_cache_slot *slot;
+    uint32_t *slot_of;   /* lpn -> slot, FTL_NONE when not cached */
+    uint32_t used;       /* slots handed out at least once */
+    uint32_t free_head, nfree; /* dropped slots */
+    uint32_t hand;       /* clock */
+    uint32_t head[2], tail[2], len[2];
+    uint64_t rng;        /* random */
+};
+
+/* mapping=dftl (dftl.c): the cached translation pages, LRU. */
+struct ftl_dftl_slot {
+    uint32_t tp;
+    uint32_t prev, next;
+    uint8_t dirty;
+};
+
+struct ftl_dftl {
+    uint32_t ntp;        /* translation pages; 0: page mapping */
+    uint32_t epp;        /* mapping entries per translation page */
+    uint32_t *gtd;       /* translation page -> ppa, FTL_NONE: never written */
+    uint32_t on_nand;    /* translation pages written so far */
+    uint32_t cap, used;  /* cached translation pages */
+    struct ftl_dftl_slot *slot;
+    uint32_t *slot_of;   /* translation page -> slot, FTL_NONE */
+    uint32_t head, tail; /* most and least recently used */
+    uint32_t *mark, stamp; /* GC: translation pages already pending */
+    uint32_t *pend, npend;
 };
 
 /* Precomputed divisor (Lemire et al., "Faster remainder by direct
@@ -121,6 +167,10 @@ struct ftl {
     uint32_t gc_overflow;
 
     struct ftl_timing tm;
+    struct ftl_cache rc;
+    struct ftl_dftl dftl;
+    /* link.c: next-free times of the link's two directions and the CPU */
+    uint64_t link_rx_free, link_tx_free, cpu_free;
     struct ftl_counters ctr;
     uint64_t clock;       /* pages programmed since creation (c-b age) */
     uint64_t rng;         /* xorshift state (random, d-choice) */
@@ -223,6 +273,14 @@ static inline void ftl_map_put(struct ftl *ftl, uint32_t lpn, uint32_t ppa)
     ftl->maptbl[lpn] = ~ppa;
 }
 
+/* Page index in its block of the page at seq of a line (the write pointer
+ * walks channel, LUN and plane before the next page): only computed when
+ * the timing needs it. */
+static inline uint32_t ftl_seq_pg(const struct ftl *ftl, uint32_t seq)
+{
+    return ftl->tm.typed ? seq / ftl->blks_per_line : 0;
+}
+
 static inline uint32_t ftl_ppa_line(const struct ftl *ftl, uint32_t ppa)
 {
     return ftl_div32(&ftl->div_ppl, ppa);
@@ -238,9 +296,49 @@ int ftl_timing_setup(struct ftl_timing *tm, const struct ftl_config *cfg);
 void ftl_timing_release(struct ftl_timing *tm);
 void ftl_timing_set_mode(struct ftl_timing *tm, const struct ftl_config *cfg);
 /* Each returns the time the operation finishes (now when timing is off). */
-uint64_t ftl_nand_read(struct ftl_timing *tm, uint32_t lun, uint64_t now);
-uint64_t ftl_nand_prog(struct ftl_timing *tm, uint32_t lun, uint64_t now);
+/* pg: the page's index in its block (its page type under typed timing). */
+uint64_t ftl_nand_read(struct ftl_timing *tm, uint32_t lun, uint32_t pg,
+                       uint64_t now);
+uint64_t ftl_nand_prog(struct ftl_timing *tm, uint32_t lun, uint32_t pg,
+                       uint64_t now);
 uint64_t ftl_nand_erase(struct ftl_timing *tm, uint32_t lun, uint64_t now);
+
+/* ---- cache.c ---- */
+int ftl_cache_init(struct ftl *ftl);
+void ftl_cache_free(struct ftl *ftl);
+/* Empty the cache (a loaded state starts with a cold cache). */
+void ftl_cache_clear(struct ftl *ftl);
+/* A host read of mapped page lpn: true on a hit; on a miss the page
+ * enters the cache (the caller reads it from NAND). */
+bool ftl_cache_read(struct ftl *ftl, uint32_t lpn);
+/* lpn was written or deallocated: its cached copy is gone. */
+void ftl_cache_drop(struct ftl *ftl, uint32_t lpn);
+uint64_t ftl_cache_pages(const struct ftl *ftl);
+uint64_t ftl_cache_meta_bytes(const struct ftl *ftl);
+
+/* ---- dftl.c ---- */
+/* Translation pages mapping=dftl needs for lpages (0 otherwise). */
+uint32_t ftl_dftl_tpages(const struct ftl_config *c, uint64_t lpages);
+int ftl_dftl_init(struct ftl *ftl);
+void ftl_dftl_free(struct ftl *ftl);
+/*
+ * A host access to lpn's mapping at now (update: a write or deallocation
+ * changes it): a hit costs nothing; a miss evicts (writing back a dirty
+ * page) and reads the translation page.  Returns when the entry is in
+ * DRAM, FTL_TIME_ERROR when a write-back found no free line.
+ */
+uint64_t ftl_dftl_access(struct ftl *ftl, uint32_t lpn, bool update,
+                         bool timed, uint64_t now);
+/* GC of one line: begin, each relocated data page, the relocated
+ * translation pages, end (writes the pending translation pages; -1 when
+ * no free line was left). */
+void ftl_dftl_gc_begin(struct ftl *ftl);
+void ftl_dftl_gc_moved(struct ftl *ftl, uint32_t lpn);
+void ftl_dftl_gc_relocated(struct ftl *ftl, uint32_t tp, uint32_t ppa);
+int ftl_dftl_gc_end(struct ftl *ftl, bool timed, uint64_t now);
+/* 0 when translation page tp is at ppa (invariant check). */
+int ftl_dftl_check(const struct ftl *ftl, uint32_t ppa, uint32_t tp);
+uint64_t ftl_dftl_meta_bytes(const struct ftl *ftl);
 
 /* ---- stream.c ---- */
 int ftl_streams_init(struct ftl *ftl);

@@ -32,7 +32,8 @@ struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen)
     }
     if (ftl_lines_init(&ftl->ln, cfg->blks_per_pl, ftl->ppl) < 0 ||
         ftl_map_init(ftl) < 0 || ftl_streams_init(ftl) < 0 ||
-        ftl_timing_init(ftl) < 0) {
+        ftl_timing_init(ftl) < 0 || ftl_cache_init(ftl) < 0 ||
+        ftl_dftl_init(ftl) < 0) {
         snprintf(err, errlen,
                  "out of memory for the FTL tables (%llu NAND pages)",
                  (unsigned long long)ftl->nand_pages);
@@ -51,6 +52,8 @@ void ftl_free(struct ftl *ftl)
     ftl_map_free(ftl);
     ftl_streams_free(ftl);
     ftl_timing_free(ftl);
+    ftl_cache_free(ftl);
+    ftl_dftl_free(ftl);
     free(ftl);
 }
 
@@ -92,6 +95,8 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
     n += (uint64_t)(ftl->nhost + ftl->ngc) * sizeof(struct ftl_stream);
     n += (uint64_t)ftl->nluns * (sizeof(uint64_t) + sizeof(uint32_t)) +
          (uint64_t)ftl->cfg.nchs * sizeof(uint64_t);
+    n += ftl_cache_meta_bytes(ftl);
+    n += ftl_dftl_meta_bytes(ftl);
     return n;
 }
 
@@ -106,17 +111,40 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
     }
     first = (uint32_t)(slba / ftl->blocks_per_page);
     last = (uint32_t)((slba + nlb - 1) / ftl->blocks_per_page);
+    if (ftl->dftl.ntp && ftl_used_lines(ftl) >= ftl->thres_high_lines) {
+        /* evictions of dirty translation pages program NAND on reads
+         * too; with nothing reclaimable the read goes on and a failed
+         * write-back keeps its page cached */
+        (void)ftl_gc_forced(ftl, now_ns);
+    }
     for (uint32_t lpn = first; lpn <= last && lpn < ftl->lpages; lpn++) {
         uint32_t ppa = ftl_map_get(ftl, lpn);
         uint32_t seq, lun;
+        uint64_t start = now_ns;
 
+        if (ftl->dftl.ntp) {
+            /* the mapping entry first: a miss reads its translation page */
+            start = ftl_dftl_access(ftl, lpn, false, true, now_ns);
+            if (start == FTL_TIME_ERROR) {
+                start = now_ns;
+            }
+            done = ftl_max64(done, start);
+        }
         if (ppa == FTL_NONE) {
             continue; /* never written or trimmed: no NAND access */
+        }
+        if (ftl->rc.cap && ftl_cache_read(ftl, lpn)) {
+            /* from DRAM: no LUN or channel time; a sixteenth of a page
+             * read, as FEMU's cache hit */
+            done = ftl_max64(done, start + (ftl->tm.enabled ?
+                                            ftl->tm.rd / 16 : 0));
+            continue;
         }
         ftl->ctr.host_pages_read++;
         seq = ftl_mod32(&ftl->div_ppl, ppa);
         lun = ftl_mod32(&ftl->div_nluns, seq);
-        done = ftl_max64(done, ftl_nand_read(&ftl->tm, lun, now_ns));
+        done = ftl_max64(done, ftl_nand_read(&ftl->tm, lun,
+                                             ftl_seq_pg(ftl, seq), start));
     }
     return done;
 }
@@ -146,6 +174,14 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
             ftl_gc_forced(ftl, now_ns) < 0) {
             return FTL_TIME_ERROR;
         }
+        if (ftl->dftl.ntp) {
+            /* the entry is updated in the cached translation page */
+            t = ftl_dftl_access(ftl, lpn, true, true, now_ns);
+            if (t == FTL_TIME_ERROR) {
+                return t;
+            }
+            done = ftl_max64(done, t);
+        }
         if (ftl->cfg.fdp_nruh > 0) {
             /* one placement decision (and at most one event) per command */
             if (!pid_checked) {
@@ -159,6 +195,9 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         ppa = ftl_stream_program(ftl, si, true, now_ns, &t);
         if (ppa == FTL_NONE) {
             return FTL_TIME_ERROR;
+        }
+        if (ftl->rc.cap) {
+            ftl_cache_drop(ftl, lpn);
         }
         ftl_map_set(ftl, lpn, ppa);
         ftl->ctr.host_pages_written++;
@@ -194,8 +233,26 @@ void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb)
         end = ftl->lpages;
     }
     for (uint64_t lpn = first; lpn < end; lpn++) {
+        if (ftl->rc.cap) {
+            ftl_cache_drop(ftl, (uint32_t)lpn);
+        }
+        if (ftl->dftl.ntp && ftl_map_get(ftl, (uint32_t)lpn) != FTL_NONE) {
+            /* counted, untimed (a deallocation takes trim_lat_ns); with no
+             * free line left the write-back waits for the next eviction */
+            (void)ftl_dftl_access(ftl, (uint32_t)lpn, true, false, 0);
+        }
         ftl_map_unmap(ftl, (uint32_t)lpn);
     }
+}
+
+uint64_t ftl_trim_cost(struct ftl *ftl, uint32_t nranges, uint64_t now_ns)
+{
+    if (!ftl->cfg.trim_lat_ns || !ftl->tm.enabled) {
+        return now_ns;
+    }
+    /* per command, as FEMU charges it: commands do not wait for each
+     * other's ranges */
+    return now_ns + ftl->cfg.trim_lat_ns * nranges;
 }
 
 void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
@@ -253,7 +310,7 @@ uint64_t ftl_mapped_pages(const struct ftl *ftl)
     for (uint32_t i = 0; i < ftl->ln.nlines; i++) {
         n += ftl->ln.line[i].vpc;
     }
-    return n;
+    return n - ftl->dftl.on_nand;   /* translation pages are not data */
 }
 
 uint64_t ftl_fdp_ruamw(const struct ftl *ftl, uint32_t ruh)
@@ -307,7 +364,7 @@ bool ftl_fdp_pop_event(struct ftl *ftl, struct ftl_fdp_event *ev)
 int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
 {
     const struct ftl_lines *ln = &ftl->ln;
-    uint64_t valid_total = 0, mapped = 0;
+    uint64_t valid_total = 0, mapped = 0, tpages = 0;
     uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0;
 
     for (uint32_t lpn = 0; lpn < ftl->lpages; lpn++) {
@@ -336,6 +393,12 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
                 continue;
             }
             lpn = ftl->rmap[id * ftl->ppl + s];
+            if (lpn >= ftl->lpages && ftl->dftl.ntp &&
+                ftl_dftl_check(ftl, id * ftl->ppl + s, lpn - ftl->lpages) == 0) {
+                tpages++;   /* a translation page (mapping=dftl) */
+                v++;
+                continue;
+            }
             if (lpn >= ftl->lpages || ftl_map_get(ftl, lpn) != id * ftl->ppl + s) {
                 BAD("rmap[%u] = %u is not mapped back", id * ftl->ppl + s,
                     lpn);
@@ -374,9 +437,11 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
             BAD("line %u in state %u outside GC", id, l->state);
         }
     }
-    if (valid_total != mapped) {
-        BAD("%llu valid pages but %llu mapped logical pages",
-            (unsigned long long)valid_total, (unsigned long long)mapped);
+    if (valid_total != mapped + tpages || tpages != ftl->dftl.on_nand) {
+        BAD("%llu valid pages but %llu mapped logical pages and %llu "
+            "translation pages (%u written)", (unsigned long long)valid_total,
+            (unsigned long long)mapped, (unsigned long long)tpages,
+            ftl->dftl.on_nand);
     }
     if (nfree != ln->nfree || ncand != ln->nclosed) {
         BAD("line counts: %u free (list %u), %u candidates (index %u)", nfree,

@@ -116,6 +116,9 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
     uint64_t done;
 
     ftl_line_unclose(ln, victim);
+    if (ftl->dftl.ntp) {
+        ftl_dftl_gc_begin(ftl);
+    }
     for (uint32_t ch = 0; ch < c->nchs; ch++) {
         for (uint32_t lun = 0; lun < c->luns_per_ch; lun++) {
             /* global LUN of this block, as the write pointer numbers it */
@@ -133,7 +136,8 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                     /* the mapping entries a victim's pages belong to are
                      * scattered: fetch them a few pages ahead */
                     if (pg + GC_PREFETCH < c->pgs_per_blk &&
-                        ftl_page_valid(ftl, base + ahead)) {
+                        ftl_page_valid(ftl, base + ahead) &&
+                        ftl->rmap[base + ahead] < ftl->lpages) {
                         ftl_prefetch_w(&ftl->maptbl[ftl->rmap[base + ahead]]);
                     }
                     if (!ftl_page_valid(ftl, base + seq)) {
@@ -141,7 +145,7 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                     }
                     lpn = ftl->rmap[base + seq];
                     if (timed) {
-                        t = ftl_nand_read(&ftl->tm, g, now);
+                        t = ftl_nand_read(&ftl->tm, g, pg, now);
                     }
                     ppa = ftl_stream_program(ftl, dst, timed, t, &done);
                     if (ppa == FTL_NONE) {
@@ -152,7 +156,15 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                     /* the old copy is this victim page: no lookup needed */
                     ftl_page_set_invalid(ftl, base + seq);
                     l->vpc--;
-                    ftl_map_put(ftl, lpn, ppa);
+                    if (lpn >= ftl->lpages) {
+                        /* a translation page (mapping=dftl) */
+                        ftl_dftl_gc_relocated(ftl, lpn - ftl->lpages, ppa);
+                    } else {
+                        ftl_map_put(ftl, lpn, ppa);
+                        if (ftl->dftl.ntp) {
+                            ftl_dftl_gc_moved(ftl, lpn);
+                        }
+                    }
                     ftl->rmap[ppa] = lpn;
                     ftl_page_set_valid(ftl, ppa);
                     ftl->ctr.gc_pages_moved++;
@@ -169,6 +181,11 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
     ftl->ctr.fdp_mbe += (uint64_t)ftl->ppl * ftl->page_bytes;
     ftl->ctr.gc_lines_collected++;
     ftl_line_put_free(ln, victim);
+    /* mapping=dftl: the moved pages' translation pages that were not
+     * cached are updated on NAND now that the victim is free */
+    if (ftl->dftl.ntp && ftl_dftl_gc_end(ftl, timed, now) < 0) {
+        return -1;
+    }
     return 0;
 }
 

@@ -15,6 +15,12 @@
 #define FTL_MAX_NAND_PAGES (UINT32_MAX - 1u)
 #define FTL_MAX_SECS_PER_PG 1024u
 
+#define REFUSE(...)                         \
+    do {                                    \
+        snprintf(err, errlen, __VA_ARGS__); \
+        return -1;                          \
+    } while (0)
+
 void ftl_config_default(struct ftl_config *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
@@ -46,6 +52,124 @@ const char *ftl_gc_policy_name(enum ftl_gc_policy p)
         return policy_names[p];
     }
     return "?";
+}
+
+static const char *const evict_names[] = FTL_CACHE_EVICT_NAMES;
+#define NEVICT (int)(sizeof(evict_names) / sizeof(evict_names[0]))
+
+int ftl_cache_evict_from_name(const char *name)
+{
+    for (int i = 0; i < NEVICT; i++) {
+        if (strcmp(name, evict_names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char *ftl_cache_evict_name(enum ftl_cache_evict e)
+{
+    return (unsigned)e < (unsigned)NEVICT ? evict_names[e] : "?";
+}
+
+static const char *const mapping_names[] = FTL_MAPPING_NAMES;
+#define NMAPPING (int)(sizeof(mapping_names) / sizeof(mapping_names[0]))
+
+int ftl_mapping_from_name(const char *name)
+{
+    for (int i = 0; i < NMAPPING; i++) {
+        if (strcmp(name, mapping_names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char *ftl_mapping_name(enum ftl_mapping m)
+{
+    return (unsigned)m < (unsigned)NMAPPING ? mapping_names[m] : "?";
+}
+
+/*
+ * Cell-type timing and the read cache: nand_cell_type 0..4, cell_pages
+ * 0..5, per-page-type times only for the types the cell has, pgtype_lat
+ * only with uniform timing, a known eviction policy and a cache no larger
+ * than the namespace.
+ */
+static int check_models(const struct ftl_config *c, uint64_t ns_bytes,
+                        char *err, size_t errlen)
+{
+    static const char *const pt[] = FTL_PGTYPE_NAMES;
+
+    if (c->nand_cell_type > FTL_CELL_QLC) {
+        REFUSE("nand_cell_type=%u: must be 1..4 (SLC, MLC, TLC, QLC), or "
+               "0 for the uniform pg_rd_lat/pg_wr_lat", c->nand_cell_type);
+    }
+    if (c->cell_pages > FTL_MAX_CELL_PAGES) {
+        REFUSE("cell_pages=%u: must be 1..%u (0: 3)", c->cell_pages,
+               FTL_MAX_CELL_PAGES);
+    }
+    if (c->pgtype_lat && c->nand_cell_type != FTL_CELL_UNIFORM) {
+        REFUSE("pgtype_lat=%u: only with nand_cell_type=0 (a cell type's "
+               "tables already time each page type)", c->pgtype_lat);
+    }
+    for (uint32_t t = 0; t < 4; t++) {
+        const char *which = NULL;
+        uint64_t v = 0;
+
+        if (c->pgtype_rd_lat[t]) {
+            which = "rd";
+            v = c->pgtype_rd_lat[t];
+        } else if (c->pgtype_wr_lat[t]) {
+            which = "wr";
+            v = c->pgtype_wr_lat[t];
+        }
+        if (!which) {
+            continue;
+        }
+        if (c->nand_cell_type == FTL_CELL_UNIFORM) {
+            REFUSE("%s_%s_lat=%llu: needs nand_cell_type 1..4", pt[t], which,
+                   (unsigned long long)v);
+        }
+        /* SLC: LSB; MLC: LSB, MSB; TLC: LSB..MSB; QLC: all four */
+        if ((c->nand_cell_type == FTL_CELL_SLC && t != 0) ||
+            (c->nand_cell_type == FTL_CELL_MLC && (t == 1 || t == 3)) ||
+            (c->nand_cell_type == FTL_CELL_TLC && t == 3)) {
+            REFUSE("%s_%s_lat=%llu: nand_cell_type=%u (%s) has no %s pages",
+                   pt[t], which, (unsigned long long)v, c->nand_cell_type,
+                   ftl_cell_type_name(c->nand_cell_type), pt[t]);
+        }
+    }
+    if ((unsigned)c->cache_evict >= (unsigned)NEVICT) {
+        REFUSE("cache_evict=%d: unknown (clock, random, lru, arc)",
+               (int)c->cache_evict);
+    }
+    if ((uint64_t)c->read_cache_mb * 1024 * 1024 > ns_bytes) {
+        REFUSE("read_cache_mb=%u exceeds the namespace (%llu MiB)",
+               c->read_cache_mb,
+               (unsigned long long)(ns_bytes / (1024 * 1024)));
+    }
+    if ((unsigned)c->mapping >= (unsigned)NMAPPING) {
+        REFUSE("mapping=%d: unknown (page, dftl)", (int)c->mapping);
+    }
+    if (c->mapping == FTL_MAP_DFTL) {
+        uint64_t page = (uint64_t)c->secs_per_pg * 512;
+
+        if (c->fdp_nruh > 0) {
+            REFUSE("mapping=dftl: not with FDP (fdp.nruh=%u)", c->fdp_nruh);
+        }
+        if ((uint64_t)c->mapping_cache_mb * 1024 * 1024 < page) {
+            REFUSE("mapping_cache_mb=%u: mapping=dftl caches at least one "
+                   "translation page of %llu bytes", c->mapping_cache_mb,
+                   (unsigned long long)page);
+        }
+    }
+    if ((uint64_t)c->mapping_cache_mb * 1024 * 1024 > ns_bytes) {
+        REFUSE("mapping_cache_mb=%u exceeds the namespace (%llu MiB)",
+               c->mapping_cache_mb,
+               (unsigned long long)(ns_bytes / (1024 * 1024)));
+    }
+    return 0;
 }
 
 static uint64_t nand_pages_of(const struct ftl_config *c)
@@ -189,6 +313,8 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
     uint64_t cap;
 
+    /* mapping=dftl: the translation pages are valid NAND pages too */
+    lp += ftl_dftl_tpages(c, lp);
     if (high + 1 > nlines || (c->fdp_nruh == 0 && high <= open)) {
         snprintf(err, len,
                  "blks_per_pl=%u gives %u lines; with gc_thres_pcent_high=%u "
@@ -254,12 +380,6 @@ static int check_reserve(const struct ftl_config *c, char *err, size_t len)
     }
     return -1;
 }
-
-#define REFUSE(...)                         \
-    do {                                    \
-        snprintf(err, errlen, __VA_ARGS__); \
-        return -1;                          \
-    } while (0)
 
 /* The geometry's dimensions; the NAND page count is the first five's
  * product. */
@@ -408,6 +528,9 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
     if (ns_bytes > nand_bytes) {
         REFUSE("the namespace (%llu bytes) exceeds the NAND (%llu bytes)",
                (unsigned long long)ns_bytes, (unsigned long long)nand_bytes);
+    }
+    if (check_models(c, ns_bytes, err, errlen)) {
+        return -1;
     }
     return check_reserve(c, err, errlen);
 }

@@ -15,6 +15,9 @@
 #include "hw/femu/ftl-props.h"
 
 static const char *const gc_policy_names[] = FTL_GC_POLICY_NAMES;
+static const char *const cache_evict_names[] = FTL_CACHE_EVICT_NAMES;
+static const char *const mapping_names[] = FTL_MAPPING_NAMES;
+#define NNAMES(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * The NAND times are added to emulated clocks (LUN and channel next-free
@@ -33,6 +36,10 @@ static const char *const gc_policy_names[] = FTL_GC_POLICY_NAMES;
       .help = (h), .flags = FEMU_PROP_NO_LIMITS }
 #define FTL_LAT(f, d, h) \
     { .name = #f, .kind = FEMU_PROP_U64, .off = CFG(f), .def = (d), \
+      .min = 0, .max = MAX_NAND_LAT_NS, .limit_text = LAT_LIMIT, \
+      .help = (h) }
+#define FTL_LAT_N(n, f, d, h) \
+    { .name = (n), .kind = FEMU_PROP_U64, .off = CFG(f), .def = (d), \
       .min = 0, .max = MAX_NAND_LAT_NS, .limit_text = LAT_LIMIT, \
       .help = (h) }
 #define FTL_BOOL(f, d, h) \
@@ -80,7 +87,7 @@ const struct femu_prop ftl_props[] = {
             "(gc_thres_pcent..100)"),
     { .name = "gc_policy", .kind = FEMU_PROP_ENUM, .off = CFG(gc_policy),
       .def = FTL_DEFAULT_GC_POLICY, .names = gc_policy_names,
-      .nnames = sizeof(gc_policy_names) / sizeof(gc_policy_names[0]),
+      .nnames = NNAMES(gc_policy_names),
       .help = "GC victim policy: greedy, fifo, random, cost-benefit or "
               "d-choice", .flags = FEMU_PROP_NO_LIMITS },
     FTL_BOOL(hot_cold_sep, false,
@@ -92,6 +99,69 @@ const struct femu_prop ftl_props[] = {
              "(on/off; one more open line for the GC reserve)"),
     FTL_NUM(U64, seed, FTL_DEFAULT_SEED,
             "random seed of the random and d-choice GC policies"),
+    /* NAND cell types, trim cost, read cache, host link, controller CPU
+     * and mapping schemes (docs/ftl.md): all off by default */
+    { .name = "nand_cell_type", .kind = FEMU_PROP_U32,
+      .off = CFG(nand_cell_type), .def = FTL_CELL_UNIFORM, .min = 0,
+      .max = FTL_CELL_QLC,
+      .limit_text = "1..4 (1 SLC, 2 MLC, 3 TLC, 4 QLC) or 0 (uniform times)",
+      .help = "NAND cell type: 1 SLC, 2 MLC, 3 TLC, 4 QLC, each page read "
+              "and programmed in the time of its type (FEMU's tables, "
+              "pairing and erase time); 0 = the uniform pg_rd_lat/pg_wr_lat/"
+              "blk_er_lat" },
+    FTL_LAT_N("lsb_rd_lat", pgtype_rd_lat[0], 0, "nand_cell_type 1..4: LSB page read time "
+            "in ns (0 = the type's default)"),
+    FTL_LAT_N("csb_rd_lat", pgtype_rd_lat[1], 0, "nand_cell_type 3..4: CSB page read time "
+            "in ns (0 = the type's default)"),
+    FTL_LAT_N("msb_rd_lat", pgtype_rd_lat[2], 0, "nand_cell_type 2..4: MSB page read time "
+            "in ns (0 = the type's default)"),
+    FTL_LAT_N("tsb_rd_lat", pgtype_rd_lat[3], 0, "nand_cell_type 4: TSB page read time in "
+            "ns (0 = the type's default)"),
+    FTL_LAT_N("lsb_wr_lat", pgtype_wr_lat[0], 0, "nand_cell_type 1..4: LSB page program "
+            "time in ns (0 = the type's default)"),
+    FTL_LAT_N("csb_wr_lat", pgtype_wr_lat[1], 0, "nand_cell_type 3..4: CSB page program "
+            "time in ns (0 = the type's default)"),
+    FTL_LAT_N("msb_wr_lat", pgtype_wr_lat[2], 0, "nand_cell_type 2..4: MSB page program "
+            "time in ns (0 = the type's default)"),
+    FTL_LAT_N("tsb_wr_lat", pgtype_wr_lat[3], 0, "nand_cell_type 4: TSB page program time "
+            "in ns (0 = the type's default)"),
+    FTL_NUM(U32, pgtype_lat, 0,
+            "nand_cell_type=0: non-zero scales each program time by its "
+            "page's type, page in block mod cell_pages (FEMU's multipliers, "
+            "e.g. x0.6/1.0/1.4 for 3)"),
+    FTL_NUM(U32, cell_pages, 0, "page types for pgtype_lat (1..5; 0 = 3)"),
+    FTL_LAT(trim_lat_ns, 0, "time each Dataset Management deallocate range "
+            "adds to its command, ns (0..10000000000)"),
+    FTL_NUM(U32, read_cache_mb, 0,
+            "DRAM read cache of NAND pages in MiB: a hit takes pg_rd_lat/16 "
+            "and no NAND time (0 = none; at most the namespace)"),
+    { .name = "cache_evict", .kind = FEMU_PROP_ENUM, .off = CFG(cache_evict),
+      .def = FTL_EVICT_CLOCK, .names = cache_evict_names,
+      .nnames = NNAMES(cache_evict_names),
+      .help = "read-cache eviction: clock, random, lru or arc (FEMU's "
+              "scan-resistant two-list variant)",
+      .flags = FEMU_PROP_NO_LIMITS },
+    FTL_NUM(U32, pcie_bandwidth_mbps, 0,
+            "host link bandwidth in MB/s: each read or write's data takes "
+            "bytes / bandwidth, one transfer at a time per direction, shared "
+            "by all queues (0 = no transfer time)"),
+    { .name = "pcie_prop_delay_ns", .kind = FEMU_PROP_U32,
+      .off = CFG(pcie_prop_delay_ns), .def = 0, .min = 0,
+      .max = MAX_NAND_LAT_NS, .limit_text = LAT_LIMIT,
+      .help = "host link propagation delay added to each read and write, "
+              "ns (0..10000000000)" },
+    FTL_LAT(fw_cpu_ns, 0, "controller firmware time per read or write on "
+            "one core, ns: at most 1e9 / fw_cpu_ns commands per second (0 = "
+            "none; 0..10000000000)"),
+    { .name = "mapping", .kind = FEMU_PROP_ENUM, .off = CFG(mapping),
+      .def = FTL_MAP_PAGE, .names = mapping_names,
+      .nnames = NNAMES(mapping_names),
+      .help = "mapping scheme: page (the whole table in DRAM) or dftl "
+              "(translation pages on NAND, mapping_cache_mb of them cached; "
+              "not with FDP or state=)", .flags = FEMU_PROP_NO_LIMITS },
+    FTL_NUM(U32, mapping_cache_mb, 0,
+            "mapping=dftl: MiB of translation pages cached (at least one "
+            "page, at most the namespace)"),
 };
 
 const size_t ftl_nprops = sizeof(ftl_props) / sizeof(ftl_props[0]);

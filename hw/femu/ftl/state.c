@@ -228,17 +228,58 @@ static const struct {
     CFG_FIELD(hot_cold_sep), CFG_FIELD(gc_own_line), CFG_FIELD(fdp_nruh),
     CFG_FIELD(fdp_nru), CFG_FIELD(seed),
 };
+/*
+ * Format version 2 appends the NAND, cache, link and CPU models to the
+ * block; a
+ * version 1 file was written before they existed, with their defaults.
+ * None of them is compared on loading: like the latencies they time the
+ * state without shaping it (the read cache's contents are not saved: a
+ * loaded FTL starts with an empty cache).
+ */
+static const struct {
+    size_t off;
+    size_t size;
+} cfg_fields_v2[] = {
+    CFG_FIELD(nand_cell_type), CFG_FIELD(pgtype_rd_lat[0]),
+    CFG_FIELD(pgtype_rd_lat[1]), CFG_FIELD(pgtype_rd_lat[2]),
+    CFG_FIELD(pgtype_rd_lat[3]), CFG_FIELD(pgtype_wr_lat[0]),
+    CFG_FIELD(pgtype_wr_lat[1]), CFG_FIELD(pgtype_wr_lat[2]),
+    CFG_FIELD(pgtype_wr_lat[3]), CFG_FIELD(pgtype_lat), CFG_FIELD(cell_pages),
+    CFG_FIELD(trim_lat_ns), CFG_FIELD(read_cache_mb), CFG_FIELD(cache_evict),
+    CFG_FIELD(pcie_bandwidth_mbps), CFG_FIELD(pcie_prop_delay_ns),
+    CFG_FIELD(fw_cpu_ns), CFG_FIELD(mapping), CFG_FIELD(mapping_cache_mb),
+};
 #undef CFG_FIELD
 _Static_assert(sizeof(enum ftl_gc_policy) == 4, "gc_policy is 32 bits");
+_Static_assert(sizeof(enum ftl_cache_evict) == 4, "cache_evict is 32 bits");
+_Static_assert(sizeof(enum ftl_mapping) == 4, "mapping is 32 bits");
+
+/* Bytes the version 2 fields add to the configuration block. */
+static uint64_t cfg_v2_bytes(void)
+{
+    uint64_t n = 0;
+
+    for (size_t i = 0; i < sizeof(cfg_fields_v2) / sizeof(cfg_fields_v2[0]);
+         i++) {
+        n += cfg_fields_v2[i].size;
+    }
+    return n;
+}
 
 static void cfg_write(struct state_writer *w, const struct ftl_config *c)
 {
-    for (size_t i = 0; i < sizeof(cfg_fields) / sizeof(cfg_fields[0]); i++) {
-        const uint8_t *p = (const uint8_t *)c + cfg_fields[i].off;
+    size_t nbase = sizeof(cfg_fields) / sizeof(cfg_fields[0]);
+    size_t nall = nbase + sizeof(cfg_fields_v2) / sizeof(cfg_fields_v2[0]);
+
+    for (size_t i = 0; i < nall; i++) {
+        size_t off = i < nbase ? cfg_fields[i].off : cfg_fields_v2[i - nbase].off;
+        size_t size = i < nbase ? cfg_fields[i].size
+                                : cfg_fields_v2[i - nbase].size;
+        const uint8_t *p = (const uint8_t *)c + off;
         uint32_t v32;
         uint64_t v64;
 
-        switch (cfg_fields[i].size) {
+        switch (size) {
         case 1:
             w_u8(w, *(const bool *)p);
             break;
@@ -412,6 +453,13 @@ int ftl_state_save(const struct ftl *ftl, uint64_t now_ns, FILE *f,
     struct state_writer w = { .f = f };
     uint8_t h[16], t[4];
 
+    if (ftl->dftl.ntp) {
+        /* the cached mapping table and the translation pages' places are
+         * not in the format */
+        snprintf(err, errlen, "mapping=dftl: state files hold page-mapped "
+                 "FTLs only");
+        return -1;
+    }
     ftl_payload(&count, ftl, now_ns);
     sec_head(h, FTL_STATE_SEC_FTL, count.n);
     if (fwrite(h, 1, sizeof(h), f) != sizeof(h)) {
@@ -585,15 +633,25 @@ int ftl_state_skip_payload(FILE *f, uint32_t tag, uint64_t len, char *err,
     return r_finish(&r, tag, err, errlen);
 }
 
-static void cfg_read(struct state_reader *r, struct ftl_config *c)
+/* The configuration block of a file of format version (1 or 2); a
+ * version 1 file leaves the models at their defaults (0). */
+static void cfg_read(struct state_reader *r, struct ftl_config *c,
+                     uint32_t version)
 {
+    size_t nbase = sizeof(cfg_fields) / sizeof(cfg_fields[0]);
+    size_t nall = nbase + (version >= 2 ? sizeof(cfg_fields_v2) /
+                                          sizeof(cfg_fields_v2[0]) : 0);
+
     memset(c, 0, sizeof(*c));
-    for (size_t i = 0; i < sizeof(cfg_fields) / sizeof(cfg_fields[0]); i++) {
-        uint8_t *p = (uint8_t *)c + cfg_fields[i].off;
+    for (size_t i = 0; i < nall; i++) {
+        size_t off = i < nbase ? cfg_fields[i].off : cfg_fields_v2[i - nbase].off;
+        size_t size = i < nbase ? cfg_fields[i].size
+                                : cfg_fields_v2[i - nbase].size;
+        uint8_t *p = (uint8_t *)c + off;
         uint32_t v32;
         uint64_t v64;
 
-        switch (cfg_fields[i].size) {
+        switch (size) {
         case 1:
             *(bool *)p = r_u8(r) != 0;
             break;
@@ -608,7 +666,7 @@ static void cfg_read(struct state_reader *r, struct ftl_config *c)
     }
 }
 
-enum cfg_kind { K_U64, K_S32, K_BOOL, K_POLICY };
+enum cfg_kind { K_U64, K_S32, K_BOOL, K_POLICY, K_MAPPING };
 
 static void cfg_fmt(char *b, size_t n, enum cfg_kind k, uint64_t v)
 {
@@ -622,6 +680,9 @@ static void cfg_fmt(char *b, size_t n, enum cfg_kind k, uint64_t v)
         break;
     case K_BOOL:
         snprintf(b, n, "%s", v ? "on" : "off");
+        break;
+    case K_MAPPING:
+        snprintf(b, n, "%s", ftl_mapping_name((enum ftl_mapping)v));
         break;
     case K_POLICY:
         if (v <= FTL_GC_DCHOICE) {
@@ -678,6 +739,8 @@ static int cfg_compare(const struct ftl_config *file,
         { "fdp.nruh", K_U64, file->fdp_nruh, here->fdp_nruh, false },
         { "fdp.nru", K_U64, file->fdp_nru, here->fdp_nru,
           file->fdp_nruh == 0 && here->fdp_nruh == 0 },
+        /* a version 1 file is page mapped (0) */
+        { "mapping", K_MAPPING, file->mapping, here->mapping, false },
     };
 
     for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++) {
@@ -987,9 +1050,9 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
         goto fail;
     }
     version = get32(h + 8);
-    if (version != FTL_STATE_VERSION || get32(h + 12) != 0) {
+    if (version < 1 || version > FTL_STATE_VERSION || get32(h + 12) != 0) {
         snprintf(err, errlen, "state file format version %u (flags %08x): "
-                 "this build reads version %u", version, get32(h + 12),
+                 "this build reads versions 1 to %u", version, get32(h + 12),
                  FTL_STATE_VERSION);
         goto fail;
     }
@@ -1003,7 +1066,7 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
         goto fail;
     }
     r_start(r, f, tag, len);
-    cfg_read(r, &fcfg);
+    cfg_read(r, &fcfg, version);
     if (cfg_compare(&fcfg, cfg, mismatch, sizeof(mismatch)) < 0) {
         /* report a mismatch only for a section that is intact */
         if (r_finish(r, tag, err, errlen) == 0) {
@@ -1012,6 +1075,9 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
         goto fail;
     }
     ftl_payload(&size, ftl, 0);
+    if (version < 2) {
+        size.n -= cfg_v2_bytes();
+    }
     if (len != size.n) {
         snprintf(err, errlen, "corrupted state file (FTL section of %llu "
                  "bytes, %llu expected for this configuration)",

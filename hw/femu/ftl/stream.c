@@ -186,7 +186,8 @@ uint32_t ftl_stream_program(struct ftl *ftl, uint32_t si, bool timed,
     l = &ftl->ln.line[st->line];
     ppa = st->line * ftl->ppl + st->seq;
     if (timed) {
-        *done = ftl_nand_prog(&ftl->tm, st->lun, now);
+        *done = ftl_nand_prog(&ftl->tm, st->lun,
+                              ftl_seq_pg(ftl, st->seq), now);
     }
     l->vpc++;
     ftl->clock++;

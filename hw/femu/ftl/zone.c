@@ -245,6 +245,14 @@ uint32_t zns_page_lun(const struct zns *z, uint32_t zone, uint64_t page)
            (uint32_t)(page % z->cfg.zone_luns);
 }
 
+/* Page index in its block of a zone's page: the zone's pages stripe over
+ * its LUNs, so a LUN's successive pages are the block's successive
+ * pages (cell-type timing needs the index). */
+static uint32_t zns_page_pg(const struct zns *z, uint64_t page)
+{
+    return (uint32_t)(page / z->cfg.zone_luns % z->cfg.nand.pgs_per_blk);
+}
+
 /* ---- resources and the implicitly opened list ---- */
 
 static void iopen_link(struct zns *z, uint32_t id)
@@ -441,7 +449,8 @@ enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
     first = (start - zslba(z, id)) / z->blocks_per_page;
     last = (end - 1 - zslba(z, id)) / z->blocks_per_page;
     for (uint64_t p = first; p <= last; p++) {
-        t = ftl_max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p), now));
+        t = ftl_max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p),
+                                       zns_page_pg(z, p), now));
     }
     z->ctr.host_pages_written += last - first + 1;
     z->ctr.host_pages_programmed += last - first + 1;
@@ -483,7 +492,8 @@ enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
             continue;   /* above the write pointer: zeroes, no NAND */
         }
         t = ftl_max64(t, ftl_nand_read(&z->tm,
-                                   zns_page_lun(z, id, off / bpp), now));
+                                       zns_page_lun(z, id, off / bpp),
+                                       zns_page_pg(z, off / bpp), now));
         z->ctr.host_pages_read++;
     }
     *done = t;

@@ -58,8 +58,9 @@ enum FemuControlCode {
  * FEMU_CTRL_RESET_COUNTERS.  Pages are NAND pages.
  */
 typedef struct QEMU_PACKED FemuLogFtl {
-    /* (host pages programmed + GC pages moved) x 1000 / host pages
-     * written; 1000 when nothing was written */
+    /* (host pages programmed + GC pages moved + translation pages
+     * programmed) x 1000 / host pages written; 1000 when nothing was
+     * written */
     uint32_t waf_x1000;
     uint32_t rsvd4;
     uint64_t host_pages_written;
@@ -68,7 +69,18 @@ typedef struct QEMU_PACKED FemuLogFtl {
     /* a zoned namespace (femu_mode=3) only; 0 otherwise */
     uint64_t zone_resets;
     uint64_t blocks_erased;
-    uint8_t rsvd48[FEMU_VENDOR_LOG_SIZE - 48];
+    /* read cache (read_cache_mb): mapped pages read from DRAM, and mapped
+     * pages read from NAND because they were not cached; 0 without one */
+    uint64_t cache_hits;
+    uint64_t cache_misses;
+    /* mapping=dftl: translation pages read and programmed (programs are
+     * in waf_x1000), and accesses whose translation page was cached or
+     * not; 0 with page mapping */
+    uint64_t trans_pages_read;
+    uint64_t trans_pages_programmed;
+    uint64_t map_cache_hits;
+    uint64_t map_cache_misses;
+    uint8_t rsvd96[FEMU_VENDOR_LOG_SIZE - 96];
 } FemuLogFtl;
 
 /*
@@ -136,6 +148,10 @@ static inline void _femu_abi_check_size(void)
     QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, host_pages_programmed) != 24);
     QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, zone_resets) != 32);
     QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, blocks_erased) != 40);
+    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, cache_hits) != 48);
+    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, cache_misses) != 56);
+    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, trans_pages_read) != 64);
+    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, map_cache_misses) != 88);
 
     QEMU_BUILD_BUG_ON(sizeof(FemuLatSummary) != 48);
     QEMU_BUILD_BUG_ON(FEMU_LAT_BUCKETS != 528);

@@ -73,6 +73,49 @@ enum ftl_gc_policy {
 #define FTL_DEFAULT_FDP_NRU             128     /* the femu-subsys fdp.nru */
 #define FTL_DEFAULT_SEED                1
 
+/*
+ * NAND cell types (nand_cell_type): 0 keeps the uniform pg_rd_lat /
+ * pg_wr_lat (and pgtype_lat may vary program times by page type); 1..4
+ * take per-page-type read and program times (FEMU's tables unless
+ * lsb/csb/msb/tsb_rd_lat/_wr_lat override them) and the type's erase time.
+ */
+enum ftl_cell_type {
+    FTL_CELL_UNIFORM = 0,
+    FTL_CELL_SLC = 1,
+    FTL_CELL_MLC = 2,
+    FTL_CELL_TLC = 3,
+    FTL_CELL_QLC = 4,
+};
+/* Page types by the bit a page stores: LSB, CSB, MSB, TSB (an MLC has LSB
+ * and MSB pages, a TLC LSB, CSB and MSB, a QLC all four). */
+#define FTL_PGTYPE_NAMES { "lsb", "csb", "msb", "tsb" }
+#define FTL_MAX_PGTYPES 5         /* pgtype_lat's cell_pages goes to 5 */
+#define FTL_MAX_CELL_PAGES 5
+
+/* Mapping schemes (mapping). */
+enum ftl_mapping {
+    FTL_MAP_PAGE = 0,   /* the whole page table in DRAM */
+    FTL_MAP_DFTL = 1,   /* translation pages on NAND, a cache of them */
+};
+#define FTL_MAPPING_NAMES {             \
+        [FTL_MAP_PAGE] = "page",        \
+        [FTL_MAP_DFTL] = "dftl",        \
+    }
+
+/* Read-cache eviction policies (cache_evict). */
+enum ftl_cache_evict {
+    FTL_EVICT_CLOCK = 0,
+    FTL_EVICT_RANDOM = 1,
+    FTL_EVICT_LRU = 2,
+    FTL_EVICT_ARC = 3,
+};
+#define FTL_CACHE_EVICT_NAMES {         \
+        [FTL_EVICT_CLOCK] = "clock",    \
+        [FTL_EVICT_RANDOM] = "random",  \
+        [FTL_EVICT_LRU] = "lru",        \
+        [FTL_EVICT_ARC] = "arc",        \
+    }
+
 /* Delay emulation modes for the run-time controls (admin opcode 0xEF). */
 enum ftl_delay_mode {
     FTL_DELAY_CONFIGURED = 0, /* the configured NAND times (start-up) */
@@ -132,6 +175,27 @@ struct ftl_config {
     uint32_t fdp_nru;
     /* seed for the random and d-choice policies */
     uint64_t seed;
+    /* cell-type NAND timing (enum ftl_cell_type); per-page-type times in
+     * ns by page type (LSB, CSB, MSB, TSB), 0: the cell type's default */
+    uint32_t nand_cell_type;
+    uint64_t pgtype_rd_lat[4];
+    uint64_t pgtype_wr_lat[4];
+    /* uniform timing only: pgtype_lat != 0 scales each program time by
+     * the type of its page (page in block mod cell_pages; 0 means 3) */
+    uint32_t pgtype_lat;
+    uint32_t cell_pages;
+    /* NAND-side cost of a Dataset Management range, ns (0: none) */
+    uint64_t trim_lat_ns;
+    /* DRAM read cache of whole NAND pages, MiB (0: none) */
+    uint32_t read_cache_mb;
+    enum ftl_cache_evict cache_evict;
+    /* host link and controller CPU (link.c), 0: off */
+    uint32_t pcie_bandwidth_mbps;   /* MB/s (10^6 bytes/s) */
+    uint32_t pcie_prop_delay_ns;
+    uint64_t fw_cpu_ns;             /* per read/write command, one core */
+    /* mapping scheme; dftl caches mapping_cache_mb of translation pages */
+    enum ftl_mapping mapping;
+    uint32_t mapping_cache_mb;
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -147,6 +211,16 @@ struct ftl_counters {
     uint64_t fdp_hbmw;               /* host bytes with metadata written */
     uint64_t fdp_mbmw;               /* media bytes with metadata written */
     uint64_t fdp_mbe;                /* media bytes erased */
+    /* read cache (read_cache_mb): mapped pages served from DRAM, and
+     * mapped pages that were not there (read from NAND) */
+    uint64_t cache_hits;
+    uint64_t cache_misses;
+    /* mapping=dftl: translation pages read and programmed (programs count
+     * in the WAF), accesses whose translation page was cached or not */
+    uint64_t trans_pages_read;
+    uint64_t trans_pages_programmed;
+    uint64_t map_cache_hits;
+    uint64_t map_cache_misses;
 };
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
@@ -169,6 +243,24 @@ void ftl_config_default(struct ftl_config *cfg);
  * "d-choice".  Returns the policy, or -1 for an unknown name. */
 int ftl_gc_policy_from_name(const char *name);
 const char *ftl_gc_policy_name(enum ftl_gc_policy p);
+/* cache_evict names: "clock", "random", "lru", "arc"; -1 if unknown. */
+int ftl_cache_evict_from_name(const char *name);
+const char *ftl_cache_evict_name(enum ftl_cache_evict e);
+/* mapping names: "page", "dftl"; -1 if unknown. */
+int ftl_mapping_from_name(const char *name);
+const char *ftl_mapping_name(enum ftl_mapping m);
+/* The cell type's short name ("uniform", "SLC", ... "QLC"). */
+const char *ftl_cell_type_name(uint32_t cell_type);
+/*
+ * Page type of page pg of a block (0 = LSB ... ), and the read and
+ * program times it has under cfg's configured timing (uniform timing:
+ * pg_rd_lat / pg_wr_lat, scaled by pgtype_lat when that is on).
+ */
+uint32_t ftl_cfg_page_type(const struct ftl_config *cfg, uint32_t pg);
+uint64_t ftl_cfg_page_rd_lat(const struct ftl_config *cfg, uint32_t pg);
+uint64_t ftl_cfg_page_wr_lat(const struct ftl_config *cfg, uint32_t pg);
+/* Page types a block of cfg's cell has (1 when timing is uniform). */
+uint32_t ftl_cfg_page_types(const struct ftl_config *cfg);
 
 /*
  * Check a configuration.  Returns 0, or -1 with a one-line message in
@@ -226,6 +318,23 @@ void ftl_prefetch(const struct ftl *ftl, uint64_t slba);
  * data; the caller zeroes the data store).  Takes no NAND time. */
 void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb);
 /*
+ * The cost of a Dataset Management (deallocate) command of nranges ranges
+ * arriving at now_ns: trim_lat_ns per range, added to that command only
+ * (as FEMU charges it).  Returns when it is done: now_ns with
+ * trim_lat_ns = 0 or delay emulation off.
+ */
+uint64_t ftl_trim_cost(struct ftl *ftl, uint32_t nranges, uint64_t now_ns);
+/*
+ * The host-link and controller-CPU costs of a read or write of bytes
+ * whose NAND work is done at done_ns (ftl_read/ftl_write's result): the
+ * transfer over the PCIe link (bytes / pcie_bandwidth_mbps, one transfer
+ * at a time per direction, then pcie_prop_delay_ns), then fw_cpu_ns on
+ * the controller's one firmware core.  Both are shared by all queues.
+ * Returns the completion time: done_ns when all three are 0.
+ */
+uint64_t ftl_host_costs(struct ftl *ftl, bool write, uint64_t bytes,
+                        uint64_t done_ns);
+/*
  * Background GC after a request: with gc_thres_pcent of the lines in
  * use, collect the policy's victim if at least 1/8 of its pages are
  * invalid.
@@ -238,7 +347,8 @@ void ftl_set_delay_mode(struct ftl *ftl, enum ftl_delay_mode mode);
 void ftl_reset_counters(struct ftl *ftl);
 
 void ftl_get_counters(const struct ftl *ftl, struct ftl_counters *c);
-/* WAF x 1000, integer division; 1000 when nothing was written. */
+/* WAF x 1000, integer division; 1000 when nothing was written.  NAND
+ * pages programmed = host + GC + translation pages (mapping=dftl). */
 uint32_t ftl_waf_x1000(const struct ftl *ftl);
 
 /* Bytes of FTL metadata (mapping table, reverse map, line table, streams,
@@ -287,7 +397,9 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * then every checksum and every index, so a damaged or foreign file is
  * refused with one line and never used.
  */
-#define FTL_STATE_VERSION 1
+/* 2: the configuration block carries the NAND and cache models; files of
+ * version 1 still load (their models were the defaults) */
+#define FTL_STATE_VERSION 2
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)

@@ -38,11 +38,53 @@
 #define MAX_PHASES 32
 #define LOOKAHEAD 4
 
+/* QD1 read latencies of a phase: the most frequent distinct values (a
+ * NAND with page types gives one per type) and the rest. */
+#define LAT_MODES 16
+struct lat_hist {
+    uint64_t val[LAT_MODES], cnt[LAT_MODES];
+    uint32_t nval;
+    uint64_t other, n, sum;
+};
+
+static void lat_add(struct lat_hist *h, uint64_t v)
+{
+    h->n++;
+    h->sum += v;
+    for (uint32_t i = 0; i < h->nval; i++) {
+        if (h->val[i] == v) {
+            h->cnt[i]++;
+            return;
+        }
+    }
+    if (h->nval < LAT_MODES) {
+        h->val[h->nval] = v;
+        h->cnt[h->nval++] = 1;
+    } else {
+        h->other++;
+    }
+}
+
+/* the distinct values in ascending order */
+static void lat_sort(struct lat_hist *h)
+{
+    for (uint32_t i = 1; i < h->nval; i++) {
+        for (uint32_t j = i; j > 0 && h->val[j - 1] > h->val[j]; j--) {
+            uint64_t v = h->val[j], c = h->cnt[j];
+            h->val[j] = h->val[j - 1];
+            h->cnt[j] = h->cnt[j - 1];
+            h->val[j - 1] = v;
+            h->cnt[j - 1] = c;
+        }
+    }
+}
+
 struct phase_result {
     struct wl_spec spec;
     const char *label;         /* the workload column; NULL: spec.kind */
     struct ftl_counters d;     /* counter differences */
-    uint64_t requests, write_errors, events;
+    struct lat_hist rlat;      /* read latencies (timing on) */
+    uint64_t requests, write_errors, events, reads;
     uint64_t emul_ns;          /* emulated time the phase took at QD1 */
     uint32_t waf_x1000;
 };
@@ -57,11 +99,16 @@ static void usage(FILE *f)
 "  blks_per_pl pgs_per_blk secsz secs_per_pg devsz_mb op_pcent pg_rd_lat\n"
 "  pg_wr_lat blk_er_lat ch_xfer_lat gc_thres_pcent gc_thres_pcent_high\n"
 "  gc_policy=greedy|cost-benefit|fifo|random|d-choice gc_strategy=0..4\n"
-"  hot_cold_sep=on|off gc_own_line=on|off fdp.nruh fdp.nru; run-time\n"
+"  hot_cold_sep=on|off gc_own_line=on|off fdp.nruh fdp.nru\n"
+"  nand_cell_type=0..4 (uniform, SLC, MLC, TLC, QLC) lsb|csb|msb|tsb_rd_lat\n"
+"  lsb|csb|msb|tsb_wr_lat pgtype_lat cell_pages trim_lat_ns read_cache_mb\n"
+"  cache_evict=clock|random|lru|arc pcie_bandwidth_mbps pcie_prop_delay_ns\n"
+"  fw_cpu_ns mapping=page|dftl mapping_cache_mb; run-time\n"
 "  controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
 "--phase NAME:KIND[,KEY=VAL...]  KIND: seqfill randwrite hotcold randtrim\n"
+"  randread (QD1 read latencies are reported by value)\n"
 "  keys: bs (4k; seqfill 128k) size (bytes to write; default the region)\n"
 "  offset region zipf=THETA pid=N hot=PCENT(20) hot_share=PCENT(50)\n"
 "  hot_pid cold_pid randommap=on|off (off: independent draws, like fio's\n"
@@ -431,6 +478,8 @@ static int parse_phase(const char *arg, struct wl_spec *sp)
         k = WL_HOTCOLD;
     } else if (!strcmp(kind, "randtrim")) {
         k = WL_RANDTRIM;
+    } else if (!strcmp(kind, "randread")) {
+        k = WL_RANDREAD;
     } else {
         fprintf(stderr, "femu-sim: --phase %s: unknown kind '%s'\n", arg,
                 kind);
@@ -551,6 +600,8 @@ static const char *kind_name(enum wl_kind k)
         return "hotcold";
     case WL_RANDTRIM:
         return "randtrim";
+    case WL_RANDREAD:
+        return "randread";
     }
     return "?";
 }
@@ -570,6 +621,13 @@ static void diff_counters(const struct ftl_counters *a,
     d->fdp_hbmw = b->fdp_hbmw - a->fdp_hbmw;
     d->fdp_mbmw = b->fdp_mbmw - a->fdp_mbmw;
     d->fdp_mbe = b->fdp_mbe - a->fdp_mbe;
+    d->cache_hits = b->cache_hits - a->cache_hits;
+    d->cache_misses = b->cache_misses - a->cache_misses;
+    d->trans_pages_read = b->trans_pages_read - a->trans_pages_read;
+    d->trans_pages_programmed =
+        b->trans_pages_programmed - a->trans_pages_programmed;
+    d->map_cache_hits = b->map_cache_hits - a->map_cache_hits;
+    d->map_cache_misses = b->map_cache_misses - a->map_cache_misses;
 }
 
 /* WAF x 1000 of counter differences, like waf-run.sh computes it */
@@ -578,7 +636,8 @@ static uint32_t waf_of(const struct ftl_counters *d)
     if (d->host_pages_written == 0) {
         return 1000;
     }
-    return (uint32_t)((d->host_pages_programmed + d->gc_pages_moved) * 1000 /
+    return (uint32_t)((d->host_pages_programmed + d->gc_pages_moved +
+                       d->trans_pages_programmed) * 1000 /
                       d->host_pages_written);
 }
 
@@ -592,6 +651,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     struct ftl_fdp_event ev;
     char err[256];
     uint64_t start = *now;
+    uint64_t secsz = ftl_config_of(ftl)->secsz;
 
     if (wl_gen_init(&g, sp, ftl_ns_blocks(ftl), ftl_config_of(ftl)->secsz,
                     o->seed * 1000003u + (uint64_t)idx, err,
@@ -621,8 +681,20 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         head = (head + 1) % LOOKAHEAD;
         uint64_t at = *now, t = 0;
         if (rq.trim) {
+            t = ftl_trim_cost(ftl, 1, *now);
             ftl_trim(ftl, rq.slba, rq.nlb);
             touch(o, rq.slba, rq.nlb);
+            if (o->timing) {
+                *now = t;
+            }
+        } else if (rq.read) {
+            t = ftl_read(ftl, rq.slba, rq.nlb, *now);
+            t = ftl_host_costs(ftl, false, (uint64_t)rq.nlb * secsz, t);
+            r->reads++;
+            if (o->timing) {
+                lat_add(&r->rlat, t - *now);
+                *now = t;
+            }
         } else {
             t = ftl_write(ftl, rq.slba, rq.nlb, rq.pid, *now);
             if (t == FTL_TIME_ERROR) {
@@ -630,6 +702,8 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
             } else {
                 touch(o, rq.slba, rq.nlb);
                 if (o->timing) {
+                    t = ftl_host_costs(ftl, true, (uint64_t)rq.nlb * secsz,
+                                       t);
                     *now = t; /* QD1: the next request follows completion */
                 }
             }
@@ -637,9 +711,11 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         ftl_background_gc(ftl, *now);
         if (o->rec) {
             struct ftl_iotrace_rec x = {
-                .op = rq.trim ? FTL_IOTRACE_DEALLOC : FTL_IOTRACE_WRITE,
+                .op = rq.trim ? FTL_IOTRACE_DEALLOC :
+                      rq.read ? FTL_IOTRACE_READ : FTL_IOTRACE_WRITE,
                 .nsid = 1, .slba = rq.slba, .nlb = rq.nlb,
-                .arg = rq.trim ? 0 : rq.pid, .time_ns = at, .done_ns = t,
+                .arg = rq.trim || rq.read ? 0 : rq.pid, .time_ns = at,
+                .done_ns = t,
             };
             ftl_iotrace_writer_append(o->rec, &x);
         }
@@ -653,6 +729,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     diff_counters(&before, &after, &r->d);
     r->waf_x1000 = waf_of(&r->d);
     r->emul_ns = *now - start;
+    lat_sort(&r->rlat);
     return 0;
 }
 
@@ -678,6 +755,22 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
            ftl_gc_policy_name(c->gc_policy), c->hot_cold_sep ? "on" : "off",
            c->gc_own_line ? "on" : "off", c->fdp_nruh,
            (unsigned long long)o->seed);
+    /* the NAND and cache models, when any is on (a line of its own, so
+     * the default output stays as it was) */
+    if (c->nand_cell_type || c->pgtype_lat || c->trim_lat_ns ||
+        c->read_cache_mb || c->pcie_bandwidth_mbps || c->pcie_prop_delay_ns ||
+        c->fw_cpu_ns || c->mapping != FTL_MAP_PAGE) {
+        printf("models: nand_cell_type=%u (%s) pgtype_lat=%u cell_pages=%u "
+               "trim_lat_ns=%llu read_cache_mb=%u cache_evict=%s "
+               "pcie_bandwidth_mbps=%u pcie_prop_delay_ns=%u fw_cpu_ns=%llu "
+               "mapping=%s mapping_cache_mb=%u\n",
+               c->nand_cell_type, ftl_cell_type_name(c->nand_cell_type),
+               c->pgtype_lat, c->cell_pages,
+               (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
+               ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
+               c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns,
+               ftl_mapping_name(c->mapping), c->mapping_cache_mb);
+    }
     printf("namespace: %llu blocks of %u B (%.2f GB), %u lines of %llu B, "
            "FTL metadata %.2f B per NAND page\n",
            (unsigned long long)nsb, c->secsz, (double)nsb * c->secsz / 1e9,
@@ -713,6 +806,36 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
         }
         printf("\n");
     }
+    for (int i = 0; i < n; i++) {
+        const struct lat_hist *h = &r[i].rlat;
+
+        if (c->mapping == FTL_MAP_DFTL) {
+            printf("dftl %s: map_cache_hits=%llu map_cache_misses=%llu "
+                   "trans_pages_read=%llu trans_pages_programmed=%llu\n",
+                   r[i].spec.name, (unsigned long long)r[i].d.map_cache_hits,
+                   (unsigned long long)r[i].d.map_cache_misses,
+                   (unsigned long long)r[i].d.trans_pages_read,
+                   (unsigned long long)r[i].d.trans_pages_programmed);
+        }
+        if (c->read_cache_mb && r[i].reads) {
+            printf("read cache %s: hits=%llu misses=%llu\n", r[i].spec.name,
+                   (unsigned long long)r[i].d.cache_hits,
+                   (unsigned long long)r[i].d.cache_misses);
+        }
+        if (h->n == 0) {
+            continue;
+        }
+        printf("read latency %s (QD1, ns x count): mean=%.0f", r[i].spec.name,
+               (double)h->sum / (double)h->n);
+        for (uint32_t j = 0; j < h->nval; j++) {
+            printf(" %llu x%llu", (unsigned long long)h->val[j],
+                   (unsigned long long)h->cnt[j]);
+        }
+        if (h->other) {
+            printf(" other x%llu", (unsigned long long)h->other);
+        }
+        printf("\n");
+    }
     printf("C0h since start: waf_x1000=%u host_pages_written=%llu "
            "gc_pages_moved=%llu host_pages_programmed=%llu\n",
            ftl_waf_x1000(ftl), (unsigned long long)tot->host_pages_written,
@@ -734,6 +857,15 @@ static void json_counters(const struct ftl_counters *d)
            (unsigned long long)d->forced_gc_lines,
            (unsigned long long)d->fdp_hbmw, (unsigned long long)d->fdp_mbmw,
            (unsigned long long)d->fdp_mbe);
+    printf(", \"cache_hits\": %llu, \"cache_misses\": %llu",
+           (unsigned long long)d->cache_hits,
+           (unsigned long long)d->cache_misses);
+    printf(", \"trans_pages_read\": %llu, \"trans_pages_programmed\": %llu, "
+           "\"map_cache_hits\": %llu, \"map_cache_misses\": %llu",
+           (unsigned long long)d->trans_pages_read,
+           (unsigned long long)d->trans_pages_programmed,
+           (unsigned long long)d->map_cache_hits,
+           (unsigned long long)d->map_cache_misses);
 }
 
 static void print_json(const struct ftl *ftl, const struct sim_opts *o,
@@ -752,7 +884,7 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
            "\"hot_cold_sep\": %s, \"gc_own_line\": %s, \"fdp_nruh\": %u, "
            "\"seed\": %llu, "
            "\"ns_blocks\": %llu, \"lines\": %u, \"line_bytes\": %llu, "
-           "\"meta_bytes_per_nand_page\": %.3f},\n \"phases\": [",
+           "\"meta_bytes_per_nand_page\": %.3f, ",
            c->nchs, c->luns_per_ch, c->pls_per_lun, c->blks_per_pl,
            c->pgs_per_blk, c->secsz, c->secs_per_pg, c->op_pcent,
            (unsigned long long)c->devsz_mb, c->gc_thres_pcent,
@@ -763,6 +895,16 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
            (unsigned long long)ftl_ns_blocks(ftl), ftl_total_lines(ftl),
            (unsigned long long)ftl_line_bytes(ftl),
            (double)ftl_meta_bytes(ftl) / (double)ftl_nand_pages(ftl));
+    printf("\"nand_cell_type\": %u, \"pgtype_lat\": %u, \"cell_pages\": %u, "
+           "\"trim_lat_ns\": %llu, \"read_cache_mb\": %u, "
+           "\"cache_evict\": \"%s\", \"pcie_bandwidth_mbps\": %u, "
+           "\"pcie_prop_delay_ns\": %u, \"fw_cpu_ns\": %llu, \"mapping\": \"%s\", "
+           "\"mapping_cache_mb\": %u},\n \"phases\": [",
+           c->nand_cell_type, c->pgtype_lat, c->cell_pages,
+           (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
+           ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
+           c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns,
+           ftl_mapping_name(c->mapping), c->mapping_cache_mb);
     for (int i = 0; i < n; i++) {
         const struct phase_result *p = &r[i];
         printf("%s\n  {\"name\": \"%s\", \"workload\": \"%s\", \"bs\": %llu, "
@@ -773,10 +915,24 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
                (unsigned long long)p->requests, p->waf_x1000);
         json_counters(&p->d);
         printf(", \"write_errors\": %llu, \"fdp_events\": %llu, "
-               "\"emul_ns\": %llu}",
+               "\"emul_ns\": %llu",
                (unsigned long long)p->write_errors,
                (unsigned long long)p->events,
                (unsigned long long)p->emul_ns);
+        if (p->reads) {
+            printf(", \"reads\": %llu", (unsigned long long)p->reads);
+        }
+        if (p->rlat.n) {
+            printf(", \"read_lat_ns\": {\"mean\": %.1f, \"modes\": [",
+                   (double)p->rlat.sum / (double)p->rlat.n);
+            for (uint32_t j = 0; j < p->rlat.nval; j++) {
+                printf("%s[%llu, %llu]", j ? ", " : "",
+                       (unsigned long long)p->rlat.val[j],
+                       (unsigned long long)p->rlat.cnt[j]);
+            }
+            printf("], \"other\": %llu}", (unsigned long long)p->rlat.other);
+        }
+        printf("}");
     }
     printf("],\n \"total\": {\"waf_x1000\": %u, ", ftl_waf_x1000(ftl));
     json_counters(tot);

@@ -169,10 +169,12 @@ int wl_gen_init(struct wl_gen *g, const struct wl_spec *spec,
     }
     g->nreq = spec->size ? spec->size / spec->bs : g->reg_units;
     wl_rng_seed(&g->rng, seed);
-    if (spec->kind == WL_RANDWRITE && spec->zipf_theta > 0) {
+    if ((spec->kind == WL_RANDWRITE || spec->kind == WL_RANDREAD) &&
+        spec->zipf_theta > 0) {
         wl_zipf_init(&g->zipf, g->reg_units, spec->zipf_theta, seed);
     }
-    if (spec->kind == WL_RANDWRITE && spec->randommap &&
+    if ((spec->kind == WL_RANDWRITE || spec->kind == WL_RANDREAD) &&
+        spec->randommap &&
         spec->zipf_theta == 0) {
         g->perm = malloc(g->reg_units * sizeof(*g->perm));
         if (!g->perm) {
@@ -227,6 +229,7 @@ bool wl_gen_next(struct wl_gen *g, struct wl_req *rq)
     }
     g->issued++;
     rq->trim = false;
+    rq->read = sp->kind == WL_RANDREAD;
     rq->pid = sp->pid;
     switch (sp->kind) {
     case WL_SEQFILL:
@@ -249,6 +252,7 @@ bool wl_gen_next(struct wl_gen *g, struct wl_req *rq)
         }
         break;
     case WL_RANDWRITE:
+    case WL_RANDREAD:
     default:
         if (sp->zipf_theta > 0) {
             unit = wl_zipf_next(&g->zipf, &g->rng);

@@ -17,6 +17,7 @@ enum wl_kind {
     WL_RANDWRITE, /* random bs writes, uniform or Zipf, size bytes total */
     WL_HOTCOLD,   /* hot random region + cold sequential region */
     WL_RANDTRIM,  /* random bs deallocates, size bytes total */
+    WL_RANDREAD,  /* random bs reads, uniform or Zipf, size bytes total */
 };
 
 struct wl_spec {
@@ -66,6 +67,7 @@ uint64_t wl_zipf_next(struct wl_zipf *z, struct wl_rng *r);
 /* One request. */
 struct wl_req {
     bool trim;
+    bool read;
     uint64_t slba;
     uint32_t nlb;
     uint32_t pid;
