@@ -135,7 +135,7 @@ check-asan: asan guest
 # The command-path fuzzer (qtest group random-chaos) for FUZZ_SECONDS with
 # a new random seed (SEED=N replays one; the seed is printed first), against
 # $(BUILD_DIR), or against the sanitizer build with FUZZ_BUILD=$(ASAN_DIR)
-# (run make asan first).  tests/fuzz/README.md records the runs made.
+# (run make asan first).  tests/fuzz/README.md has the current figures.
 FUZZ_BUILD ?= $(BUILD_DIR)
 SEED ?=
 fuzz-chaos:
