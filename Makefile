@@ -167,5 +167,8 @@ REGEN_FLAGS ?=
 .PHONY: tables
 # REGEN_FLAGS=--sim-only needs only the simulator: it checks the committed
 # tables' femu-sim columns in seconds and leaves docs/ alone (regen.sh --help).
+# Then docs/plots/*.svg are drawn again from the full-size tables
+# (scripts/tables/plots.sh, gnuplot), so that the plots follow their tables.
 tables: $(if $(findstring --sim-only,$(REGEN_FLAGS)),sim,build)
 	scripts/tables/regen.sh --scale $(SCALE) $(if $(TABLES),--only $(TABLES)) $(REGEN_FLAGS)
+	$(if $(findstring --sim-only,$(REGEN_FLAGS)),,scripts/tables/plots.sh)
