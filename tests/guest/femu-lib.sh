@@ -31,7 +31,8 @@ femu_guest() {
     local script=$1; shift
     local job
     job=$(mktemp /tmp/femu-job.XXXXXX)
-    { cat "$GUEST_DIR/common.sh" "$GUEST_DIR/$script"; echo 'finish'; } >"$job"
+    { "$ROOT/scripts/femu-log.sh" --emit
+      cat "$GUEST_DIR/common.sh" "$GUEST_DIR/$script"; echo 'finish'; } >"$job"
     # no_timer_check: under a loaded TCG host the guest kernel's IO-APIC
     # timer check can fail ("IO-APIC + timer doesn't work") and panic
     "$RUNNER" --append no_timer_check "$@" --script "$job"
