@@ -1,14 +1,13 @@
-# Host-side helpers for tests/guest/femu-*.t (sourced).
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
-RUNNER=$ROOT/scripts/femu-run
+# Host-side helpers for tests/guest/femu-*.t (sourced), over tests/lib.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+ROOT=$FEMU_ROOT
+QEMU=$FEMU_QEMU
+RUNNER=$FEMU_RUNNER
 GUEST_DIR=$ROOT/tests/guest/femu
 
 need_runner() {
-    [ -x "$QEMU" ] || { echo "skip: $QEMU not built"; exit 77; }
-    [ -x "$RUNNER" ] || { echo "skip: $RUNNER missing"; exit 77; }
-    grep -q '"femu"' <("$QEMU" -device help 2>&1) ||
-        { echo "FAIL: $QEMU has no femu device"; exit 1; }
+    require_qemu
+    grep -q '"femu"' <("$QEMU" -device help 2>&1) || die "$QEMU has no femu device"
 }
 
 # wait_line PATTERN FILE PID TENTHS: wait until FILE has a line that

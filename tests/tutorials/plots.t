@@ -4,11 +4,12 @@
 # for byte; a table with other figures draws another plot; a table
 # directory without the tables is a one-line error.
 set -u
-ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/../lib.sh"
+ROOT=$FEMU_ROOT
 if ! command -v gnuplot >/dev/null && [ "$(id -u)" != 0 ]; then
-    echo "skip: gnuplot not installed (apt-get install gnuplot-nox)"; exit 77
+    skip "gnuplot not installed (apt-get install gnuplot-nox)"
 fi
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { die "$@"; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 
