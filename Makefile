@@ -10,7 +10,7 @@
 #
 # Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
 # distclean; tables (SCALE=scaled|full: regenerate the tutorials' tables,
-# scripts/tables/regen.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
+# scripts/tables/regen.sh, and their plots, scripts/tables/plots.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
 # tests/fuzz/fuzz-ftl.sh); fuzz-chaos (FUZZ_SECONDS, SEED, FUZZ_BUILD: the
 # command-path fuzzer over qtest); asan (a second QEMU build in build-asan/ with
 # ASan + UBSan, and the FTL with both in build-asan-ftl/); check-asan (asan,
