@@ -10,7 +10,7 @@
 #
 # Other targets: build (= qemu sim guest), qemu, sim, guest, configure, clean,
 # distclean; tables (SCALE=scaled|full: regenerate the tutorials' tables,
-# scripts/tables/regen.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
+# scripts/tables/regen.sh, and their plots, scripts/tables/plots.sh); fuzz-ftl (FUZZ_SECONDS=600: libFuzzer on the FTL core, see
 # tests/fuzz/fuzz-ftl.sh); fuzz-chaos (FUZZ_SECONDS, SEED, FUZZ_BUILD: the
 # command-path fuzzer over qtest); asan (a second QEMU build in build-asan/ with
 # ASan + UBSan, and the FTL with both in build-asan-ftl/); check-asan (asan,
@@ -139,7 +139,7 @@ check-asan: asan guest
 # The command-path fuzzer (qtest group random-chaos) for FUZZ_SECONDS with
 # a new random seed (SEED=N replays one; the seed is printed first), against
 # $(BUILD_DIR), or against the sanitizer build with FUZZ_BUILD=$(ASAN_DIR)
-# (run make asan first).  tests/fuzz/README.md records the runs made.
+# (run make asan first).  tests/fuzz/README.md has the current figures.
 FUZZ_BUILD ?= $(BUILD_DIR)
 SEED ?=
 fuzz-chaos:
@@ -171,5 +171,8 @@ REGEN_FLAGS ?=
 .PHONY: tables
 # REGEN_FLAGS=--sim-only needs only the simulator: it checks the committed
 # tables' femu-sim columns in seconds and leaves docs/ alone (regen.sh --help).
+# Then docs/plots/*.svg are drawn again from the full-size tables
+# (scripts/tables/plots.sh, gnuplot), so that the plots follow their tables.
 tables: $(if $(findstring --sim-only,$(REGEN_FLAGS)),sim,build)
 	scripts/tables/regen.sh --scale $(SCALE) $(if $(TABLES),--only $(TABLES)) $(REGEN_FLAGS)
+	$(if $(findstring --sim-only,$(REGEN_FLAGS)),,scripts/tables/plots.sh)

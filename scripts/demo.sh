@@ -27,12 +27,15 @@ echo "demo: $qemu ${dev[*]}"
 
 job=$(mktemp /tmp/femu-demo.XXXXXX.sh)
 trap 'rm -f "$job" ${img:+"$img"}' EXIT
-cat > "$job" <<'EOF'
+# the job: scripts/femu-log.sh's decoder functions, then the steps
+{ "$root/scripts/femu-log.sh" --emit; cat <<'EOF'; } > "$job"
 set -e
 kind=$1
-c0() {   # decode vendor log page C0h (docs/log-pages.md): WAF x1000, host, GC, programmed
-    nvme get-log /dev/nvme0 --log-id=0xc0 --log-len=512 --raw-binary > /tmp/c0
-    python3 -c 'import struct,sys; d=open("/tmp/c0","rb").read(); w,=struct.unpack_from("<I",d,0); h,g,p=struct.unpack_from("<QQQ",d,8); print("  C0h: WAF x1000 = %d, host pages = %d, GC pages = %d, programmed pages = %d" % (w,h,g,p))'
+c0() {   # vendor log page C0h (docs/log-pages.md): WAF x1000, host, GC, programmed
+    local v
+    v=$(femu_c0 /dev/nvme0) || return 1
+    set -- $v
+    echo "  C0h: WAF x1000 = $1, host pages = $2, GC pages = $3, programmed pages = $4"
 }
 echo "== nvme list"
 nvme list

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Decode FEMU's log page C1h (completion lateness), layout version 2.
+"""Show FEMU's log page C1h (completion lateness), layout version 2, with
+its histograms.  Scripts read the summary with scripts/femu-log.sh c1, the
+project's decoder of C0h and C1h; this is for a person reading the buckets.
 
     nvme get-log /dev/nvme0 --log-id=0xc1 --log-len=8960 -b | c1h.py [--hist] [--kv]
 

@@ -1,6 +1,6 @@
 # Guest side of bench/device/run.sh.  Env: KIND (femu|nvme), PHASE
 # (perf|late|rss; late: only the lateness runs that perf ends with for
-# femu).  Prints "result NAME VALUE" lines.  Needs c1h.py in /root
+# femu).  Prints "result NAME VALUE" lines.  Needs femu-log.sh in /root
 # (run.sh copies it with --file).
 set -u
 fio() { command fio --eta=never "$@"; }
@@ -34,7 +34,7 @@ if [ "$PHASE" = perf ]; then
 fi
 if [ "$PHASE" = late ] || { [ "$PHASE" = perf ] && [ "$KIND" = femu ]; }; then
     # completion lateness against the emulated time (log page C1h,
-    # decoded by c1h.py), 70/30 random reads/writes on the
+    # decoded by scripts/femu-log.sh), 70/30 random reads/writes on the
     # preconditioned region, QD1 (psync) and QD32 (libaio), first
     # with all NAND times 0 (0xEF code 4), then with the built-in
     # 40/200/2000 us (code 3); code 5 resets C1h before each run
@@ -45,8 +45,7 @@ if [ "$PHASE" = late ] || { [ "$PHASE" = perf ] && [ "$KIND" = femu ]; }; then
             fio --name=l --filename=$dev --rw=randrw --rwmixread=70 --bs=4k \
                 --direct=1 --ioengine=${q#*:} --iodepth=${q%%:*} --size=256M \
                 --time_based --runtime=5 --output=/dev/null
-            nvme get-log $ctrl --log-id=0xc1 --log-len=8960 -b |
-                python3 /root/c1h.py --kv |
+            bash /root/femu-log.sh c1 $ctrl | tr ' ' '\n' |
                 awk -F= -v p="late_${t%%:*}_qd${q%%:*}_" '/^(cqe|irq)_/{print "result " p $1, $2}'
         done
     done

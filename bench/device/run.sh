@@ -66,7 +66,7 @@ run_one() {   # KIND PHASE TAG DEVICE-ARGS...
     local name=femu-bench-$$-$tag pid t0 t1 w0 w1
     "$RUNNER" ${FEMU_RUN_ARGS:-} ${QEMUOPT:+--qemu $QEMUOPT} --timeout 900 \
         --env KIND=$kind --env PHASE=$phase \
-        --file "$ROOT/bench/device/c1h.py" ${MEMOPT:+--mem $MEMOPT} \
+        --file "$ROOT/scripts/femu-log.sh" ${MEMOPT:+--mem $MEMOPT} \
         -name "$name,debug-threads=on" "$@" --script "$ROOT/bench/device/guest-bench.sh" 2>&1 |
     while IFS= read -r line; do
         case $line in

@@ -16,7 +16,7 @@ T=$(mktemp -d /tmp/femu-state-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 DEV=femu,serial=sb0,devsz_mb=12288,state=$T/ssd.femu
 
-cat >"$T/guest.sh" <<'GEOF'
+{ "$ROOT/scripts/femu-log.sh" --emit; cat; } >"$T/guest.sh" <<'GEOF'
 c=nvme0; for x in /sys/class/nvme/nvme*; do [ "$(tr -d ' ' <$x/serial)" = sb0 ] && c=$(basename $x); done
 echo "rss-sample start"; sleep 4
 if [ "$PHASE" = 1 ]; then
@@ -25,8 +25,7 @@ if [ "$PHASE" = 1 ]; then
         --direct=1 --ioengine=libaio --iodepth=8 --output=/dev/null
     echo "rss-sample written"; sleep 4
 fi
-nvme get-log /dev/$c --log-id=0xc0 --log-len=512 -b |
-    python3 -c 'import sys,struct; print("c0", *struct.unpack_from("<I4xQQQ", sys.stdin.buffer.read()))'
+echo "c0 $(femu_c0 $c | awk '{ print $1, $2, $3, $4 }')"
 GEOF
 
 rss_of() { awk '/^VmRSS/ {print $2}' /proc/"$(cat "$T/qemu.pid")"/status; }

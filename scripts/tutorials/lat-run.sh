@@ -87,11 +87,8 @@ if [ "$age" -gt 0 ]; then
     qd1 gc-free --rw=randwrite --randseed=$(( SEED + 2 ))
     ctl 1                               # back to the default
 fi
-f=$(mktemp)
-nvme get-log "$CTRL" --log-id=0xc1 --log-len=512 --raw-binary >"$f" 2>/dev/null ||
-    die "cannot read log page C1h"
-# C1h: u64 count, sum, max, p50, p99, p99.9 bounds (ns); see docs/log-pages.md
-set -- $(od -An -tu8 -N48 "$f")
-rm -f "$f"
+v=$(femu_c1 "$CTRL") || die "cannot read log page C1h"
+# C1h's summary of the CQE histogram (docs/log-pages.md), ns
+set -- $(tr ' ' '\n' <<<"$v" | awk -F= '/^cqe_(count|sum_ns|max_ns|p50_ns|p99_ns|p999_ns)=/ { print $2 }')
 mean=0; [ "$1" -gt 0 ] && mean=$(( $2 / $1 ))
 echo "C1h: count=$1 mean_ns=$mean max_ns=$3 p50_ns<=$4 p99_ns<=$5 p999_ns<=$6"

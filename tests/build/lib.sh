@@ -1,8 +1,7 @@
-# Helpers for tests/build/*.t (sourced).
+# Helpers for tests/build/*.t (sourced), over tests/lib.sh (the paths,
+# die, skip).  fail counts a failed check and goes on; finish ends the test.
 set -uo pipefail
-FEMU_ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd -P)}
-FEMU_BUILD_DIR=${FEMU_BUILD_DIR:-$FEMU_ROOT/build-femu}
-FEMU_QEMU=${FEMU_QEMU:-$FEMU_BUILD_DIR/qemu-system-x86_64}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 T=${FEMU_TEST_LOGDIR:-$(mktemp -d /tmp/femu-buildtest.XXXXXX)}
 mkdir -p "$T"
 LOCK=${FEMU_BUILD_LOCK:-/tmp/femu-build.lock}
@@ -10,7 +9,6 @@ fails=0
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
-skip() { echo "SKIP: $*"; exit 77; }
 finish() { [ "$fails" -eq 0 ] && { echo "all checks passed"; exit 0; }; echo "$fails check(s) failed"; exit 1; }
 
 # The pristine QEMU tree the main build was grafted from.

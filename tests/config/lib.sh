@@ -14,14 +14,10 @@
 # taken as a -device.  finish prints the summary and sets the exit status.
 # A row that crashes QEMU (signal, status > 1) or hangs fails.
 
-: "${FEMU_QEMU:=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd -P)}/build-femu/qemu-system-x86_64}"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 cfg_rows=0 cfg_failed=0
 cfg_tmp=${FEMU_TEST_LOGDIR:-$(mktemp -d)}
-
-if [ ! -x "$FEMU_QEMU" ]; then
-    echo "SKIP: no QEMU binary at $FEMU_QEMU (run make qemu)"
-    exit 77
-fi
+require_qemu
 
 cfg_args() { # expand device words into -device options
     local a

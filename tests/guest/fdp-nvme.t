@@ -43,7 +43,7 @@ refuse "subsys=s" -device femu,$T4,subsys=s -device femu-subsys,id=s,fdp=on,fdp.
 
 job=$(mktemp /tmp/femu-fdp-job.XXXXXX)
 trap 'rm -f "$job"' EXIT
-cat "$GUEST_DIR/common.sh" - >"$job" <<'GUEST'
+{ "$ROOT/scripts/femu-log.sh" --emit; cat "$GUEST_DIR/common.sh" -; } >"$job" <<'GUEST'
 A=$(ctrl_of vSSD0) || { bad "no controller vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller vSSD1"; finish; exit; }
 H=$(ctrl_of vSSD2) || { bad "no controller vSSD2"; finish; exit; }
@@ -292,7 +292,7 @@ check "off: plain write works" bash -c "nvme write $ON -s 0 -c 7 -z 4096 -d /tmp
 # throughout; only 1 GC unit may be open, the other handles relocate into
 # their own host unit): no write fails, and the FDP statistics agree
 # with C0h (MBMW - HBMW = GC pages x 4096, MBE whole 1 MiB lines)
-c0p() { nvme get-log /dev/$G --log-id=0xc0 --log-len=512 -b | od -An -tu8 -w32 -N32 | awk '{print $2, $3}'; }
+c0p() { c0 $G | awk '{print $2, $3}'; }
 s22() { nvme get-log /dev/$G --log-id=0x22 --lsi=1 --log-len=48 -b | od -An -tu8 -w48 | awk '{print $1, $3, $5}'; }
 fio --name=fill8 --filename=/dev/ng${G#nvme}n1 --ioengine=io_uring_cmd --cmd_type=nvme \
     --fdp=1 --fdp_pli=0-7 --rw=write --bs=128k --iodepth=8 --output=/dev/null

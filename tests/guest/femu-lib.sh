@@ -1,14 +1,13 @@
-# Host-side helpers for tests/guest/femu-*.t (sourced).
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-QEMU=${FEMU_QEMU:-$ROOT/build-femu/qemu-system-x86_64}
-RUNNER=$ROOT/scripts/femu-run
+# Host-side helpers for tests/guest/femu-*.t (sourced), over tests/lib.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+ROOT=$FEMU_ROOT
+QEMU=$FEMU_QEMU
+RUNNER=$FEMU_RUNNER
 GUEST_DIR=$ROOT/tests/guest/femu
 
 need_runner() {
-    [ -x "$QEMU" ] || { echo "skip: $QEMU not built"; exit 77; }
-    [ -x "$RUNNER" ] || { echo "skip: $RUNNER missing"; exit 77; }
-    grep -q '"femu"' <("$QEMU" -device help 2>&1) ||
-        { echo "FAIL: $QEMU has no femu device"; exit 1; }
+    require_qemu
+    grep -q '"femu"' <("$QEMU" -device help 2>&1) || die "$QEMU has no femu device"
 }
 
 # wait_line PATTERN FILE PID TENTHS: wait until FILE has a line that
@@ -31,7 +30,8 @@ femu_guest() {
     local script=$1; shift
     local job
     job=$(mktemp /tmp/femu-job.XXXXXX)
-    { cat "$GUEST_DIR/common.sh" "$GUEST_DIR/$script"; echo 'finish'; } >"$job"
+    { "$ROOT/scripts/femu-log.sh" --emit
+      cat "$GUEST_DIR/common.sh" "$GUEST_DIR/$script"; echo 'finish'; } >"$job"
     # no_timer_check: under a loaded TCG host the guest kernel's IO-APIC
     # timer check can fail ("IO-APIC + timer doesn't work") and panic
     "$RUNNER" --append no_timer_check "$@" --script "$job"

@@ -1,8 +1,7 @@
 # Helpers for tests/guest/*.t that boot the embedded guest with
 # scripts/femu-run (sourced, bash).
 #
-#   require_qemu                skip (77) when the QEMU binary is missing,
-#                               except in CI ($CI=true), where that fails
+# It sources tests/lib.sh (the paths, die, skip, require_qemu) and adds:
 #   femu_run ARGS...            scripts/femu-run --qemu $QEMU ARGS...
 #   femu_run_expect N ARGS...   run it, keep stdout in $FEMU_OUT and stderr in
 #                               $FEMU_ERR (files), fail unless it exits with N
@@ -12,24 +11,11 @@
 #   scratch                     a private scratch directory ($FEMU_TEST_LOGDIR
 #                               when tests/run gives one), removed at exit
 #                               unless it is the harness's
-FEMU_ROOT=${FEMU_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-QEMU=${FEMU_QEMU:-$FEMU_ROOT/build-femu/qemu-system-x86_64}
-RUNNER=$FEMU_ROOT/scripts/femu-run
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+QEMU=$FEMU_QEMU
+RUNNER=$FEMU_RUNNER
 
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
-
-require_qemu() {
-    if [ ! -x "$QEMU" ]; then
-        if [ "${CI:-}" = true ]; then
-            fail "QEMU binary $QEMU is missing (CI=true: a missing build is a failure)"
-        fi
-        echo "skip: QEMU binary $QEMU not built (make build, or set FEMU_QEMU)"
-        exit 77
-    fi
-}
+fail() { die "$@"; }
 
 # Created when the library is sourced (not in scratch(), which tests call in
 # a $(...) subshell).

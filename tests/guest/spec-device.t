@@ -121,7 +121,8 @@ refuse femu,gc_thres_pcent=80,gc_thres_pcent_high=70 'gc_thres_pcent_high=70' "2
 #  accL: 2 channels x 2 LUNs, pg_rd_lat 3 ms, pg_wr_lat 5 ms, ch_xfer_lat 0.1 ms, 2 pollers (QD1 timing, unwritten reads, code 3/4, 6/7)
 #  accT/accF: 32 MiB NAND, 4096 B blocks, GC under random overwrites, timed / delays off
 # The guest's half: checks printed as ok/FAIL lines, exit status = its result
-cat > "$D/guest.sh" <<'GUEST_EOF'
+# (after scripts/femu-log.sh's decoder functions)
+{ "$ROOT/scripts/femu-log.sh" --emit; cat; } > "$D/guest.sh" <<'GUEST_EOF'
 # Guest half of tests/guest/spec-device.t: the device's behaviour checked from the
 # guest with nvme-cli and fio.  Prints "ok - ..." / "FAIL - ..." per check.
 set -u
@@ -151,8 +152,10 @@ ns_of() { # the namespace's block device of controller $1 (nvmeX); with
     case $p in *c*n1) echo "${p%%c*}n1" ;; *) echo "$p" ;; esac
 }
 c0() { # c0 CTRL: "waf host gc programmed" from log page C0h
-    nvme get-log "/dev/$1" --log-id=0xc0 --log-len=512 --raw-binary > /tmp/c0 || { echo "get-log failed"; return; }
-    echo "$(od -An -tu4 -N4 /tmp/c0 | tr -s ' ' | sed 's/^ //') $(od -An -tu8 -j8 -N24 /tmp/c0 | tr -s ' \n' ' ' | sed 's/^ //;s/ $//')"
+    local v
+    v=$(femu_c0 "$1") || { echo "get-log failed"; return; }
+    set -- $v
+    echo "$1 $2 $3 $4"
 }
 ef() { nvme admin-passthru "/dev/$1" --opcode=0xef --cdw10="$2" >/dev/null 2>&1; }
 # fio at queue depth 1; prints the job's JSON into /tmp/fio-$NAME.json

@@ -101,7 +101,8 @@ out=$(OSIMGF="$D/os.raw" ACCEL=tcg QEMU=$QEMU FEMU_SUBSYS=fdp=on,fdp.nruh=2 "$RB
 [ -x "$FEMU_ROOT/scripts/run-guest-ssh.sh" ] && ok "4: scripts/run-guest-ssh.sh exists" || no "4: no scripts/run-guest-ssh.sh"
 
 # ---- boot 1: controller, FDP, reboot ------------------------------------------------
-cat >"$D/guest.sh" <<'GEOF'
+# (after scripts/femu-log.sh's decoder functions)
+{ "$FEMU_ROOT/scripts/femu-log.sh" --emit; cat; } >"$D/guest.sh" <<'GEOF'
 FAILS=0
 ok() { echo "ok - $*"; }
 no() { echo "FAIL - $*"; FAILS=$((FAILS + 1)); }
@@ -181,7 +182,7 @@ t "2.6: commands supported and effects log lists Identify and 0xEF" \
     bash -c "nvme effects-log /dev/$P >/tmp/eff && grep -q 'ACS6 .*Identify' /tmp/eff && grep -q '^ACS239 ' /tmp/eff"
 t "2.6: changed namespace list log (OAES bit 8 goes with it)" nvme changed-ns-list-log /dev/$P
 eq "2.5: log page C0h before any write: WAF 1000, counters 0" \
-    "$(nvme get-log /dev/$P --log-id=0xc0 --log-len=32 -b | od -An -tu4 -w32 | awk '{print $1, $3, $5, $7}')" "1000 0 0 0"
+    "$(femu_c0 $P | awk '{print $1, $2, $3, $4}')" "1000 0 0 0"
 # ---- Abort, vendor 0xEF, Invalid Opcode ----
 t "2.6: Abort of a command not outstanding: success, DW0 bit 0 = 1 (not aborted)" \
     bash -c "nvme admin-passthru /dev/$P --opcode=0x08 --cdw10=0xbeef0000 2>&1 | grep -q 'Success and result: 0x00000001'"

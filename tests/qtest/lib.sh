@@ -2,9 +2,10 @@
 # grafted into QEMU's tests/qtest by scripts/graft/graft.sh) on demand and
 # run one of its groups (TAP).  Each .t is one group of cases; the group
 # ends with a health check (Identify + write/read/compare).
-root=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd -P)}
-bdir=${FEMU_BUILD_DIR:-$root/build-femu}
-qemu=${FEMU_QEMU:-$bdir/qemu-system-x86_64}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+root=$FEMU_ROOT
+bdir=$FEMU_BUILD_DIR
+qemu=$FEMU_QEMU
 
 qtest_group() { # qtest_group NAME [TIMEOUT_S (default 300)]
     local name=$1 limit=${2:-300} bin=$bdir/tests/qtest/femu-test out

@@ -5,9 +5,10 @@
 # them or say what to copy when it is missing, and that waf-run.sh and
 # fdp-run.sh run alone.
 set -u
-ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/../lib.sh"
+ROOT=$FEMU_ROOT
 T=$ROOT/scripts/tutorials
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { die "$@"; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 

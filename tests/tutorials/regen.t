@@ -6,10 +6,11 @@
 # checks the committed fragment's femu-sim columns and changes nothing;
 # jobs run by GNU parallel (-j, --hosts) give the serial run's fragments.
 set -u
-ROOT=${FEMU_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-SIM=${FEMU_SIM_DIR:-$ROOT/build}/femu-sim
-[ -x "$SIM" ] || { echo "skip: $SIM not built (make sim)"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
+ROOT=$FEMU_ROOT
+SIM=$FEMU_SIM_DIR/femu-sim
+require_sim
+fail() { die "$@"; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 mkdir -p "$d/docs/tutorials"

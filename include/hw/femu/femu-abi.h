@@ -10,14 +10,25 @@
  *     CDW10.
  *
  * docs/log-pages.md and docs/controls.md describe them for users; a
- * change here is a change of the guest interface.  Include after
- * "qemu/osdep.h".
+ * change here is a change of the guest interface.  Plain C11 without
+ * QEMU headers, so that tools and tests outside QEMU include it too (the
+ * standalone build's tests/unit/abi-pages.c writes pages with it that
+ * scripts/femu-log.sh, the scripts' one decoder, must read back); inside
+ * QEMU include it after "qemu/osdep.h".
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef HW_FEMU_FEMU_ABI_H
 #define HW_FEMU_FEMU_ABI_H
+
+#ifndef QEMU_OSDEP_H
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+/* every field is naturally aligned: packing only guards the layout */
+#define FEMU_ABI_PACKED __attribute__((packed))
 
 #define FEMU_PCI_VENDOR_ID      0x1d1d
 #define FEMU_PCI_DEVICE_ID      0x1f1f
@@ -57,7 +68,7 @@ enum FemuControlCode {
  * Log page C0h: FTL counters, since the device started or the last
  * FEMU_CTRL_RESET_COUNTERS.  Pages are NAND pages.
  */
-typedef struct QEMU_PACKED FemuLogFtl {
+typedef struct FEMU_ABI_PACKED FemuLogFtl {
     /* (host pages programmed + GC pages moved + translation pages
      * programmed) x 1000 / host pages written; 1000 when nothing was
      * written */
@@ -105,7 +116,7 @@ typedef struct QEMU_PACKED FemuLogFtl {
  * The summary of one histogram, ns.  Percentiles are upper bounds: the
  * last nanosecond of the bucket that holds them, capped at the maximum.
  */
-typedef struct QEMU_PACKED FemuLatSummary {
+typedef struct FEMU_ABI_PACKED FemuLatSummary {
     uint64_t count;
     uint64_t sum_ns;
     uint64_t max_ns;
@@ -120,7 +131,7 @@ typedef struct QEMU_PACKED FemuLatSummary {
  * in guest memory (cqe), or when the poller's interrupt step is done
  * (irq), minus the completion's emulated time.
  */
-typedef struct QEMU_PACKED FemuLogLatency {
+typedef struct FEMU_ABI_PACKED FemuLogLatency {
     FemuLatSummary cqe;
     uint32_t version;                   /* FEMU_LAT_VERSION */
     uint16_t sub_buckets;               /* FEMU_LAT_SUB */
@@ -140,34 +151,39 @@ typedef struct QEMU_PACKED FemuLogLatency {
     uint64_t irq_hist[FEMU_LAT_BUCKETS];
 } FemuLogLatency;
 
-static inline void _femu_abi_check_size(void)
-{
-    QEMU_BUILD_BUG_ON(sizeof(FemuLogFtl) != FEMU_VENDOR_LOG_SIZE);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, host_pages_written) != 8);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, gc_pages_moved) != 16);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, host_pages_programmed) != 24);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, zone_resets) != 32);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, blocks_erased) != 40);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, cache_hits) != 48);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, cache_misses) != 56);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, trans_pages_read) != 64);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogFtl, map_cache_misses) != 88);
+/* The layouts above, as docs/log-pages.md gives them. */
+#define FEMU_ABI_AT(type, field, off) \
+    _Static_assert(offsetof(type, field) == (off), #type "." #field " at " #off)
+#define FEMU_ABI_SIZE(type, size) \
+    _Static_assert(sizeof(type) == (size), "sizeof " #type " is " #size)
 
-    QEMU_BUILD_BUG_ON(sizeof(FemuLatSummary) != 48);
-    QEMU_BUILD_BUG_ON(FEMU_LAT_BUCKETS != 528);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, cqe) != 0);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, version) != 48);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, sub_buckets) != 52);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, buckets) != 56);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, cqe_hist_off) != 60);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, cqe_p90_ns) != 64);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, irq) != 80);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, irq_hist_off) != 128);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, irq_p90_ns) != 136);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, wake_margin_ns) != 144);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, cqe_hist) != 512);
-    QEMU_BUILD_BUG_ON(offsetof(FemuLogLatency, irq_hist) != 4736);
-    QEMU_BUILD_BUG_ON(sizeof(FemuLogLatency) != 8960);
-}
+FEMU_ABI_SIZE(FemuLogFtl, FEMU_VENDOR_LOG_SIZE);
+FEMU_ABI_AT(FemuLogFtl, host_pages_written, 8);
+FEMU_ABI_AT(FemuLogFtl, gc_pages_moved, 16);
+FEMU_ABI_AT(FemuLogFtl, host_pages_programmed, 24);
+FEMU_ABI_AT(FemuLogFtl, zone_resets, 32);
+FEMU_ABI_AT(FemuLogFtl, blocks_erased, 40);
+FEMU_ABI_AT(FemuLogFtl, cache_hits, 48);
+FEMU_ABI_AT(FemuLogFtl, cache_misses, 56);
+FEMU_ABI_AT(FemuLogFtl, trans_pages_read, 64);
+FEMU_ABI_AT(FemuLogFtl, trans_pages_programmed, 72);
+FEMU_ABI_AT(FemuLogFtl, map_cache_hits, 80);
+FEMU_ABI_AT(FemuLogFtl, map_cache_misses, 88);
+
+FEMU_ABI_SIZE(FemuLatSummary, 48);
+_Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");
+FEMU_ABI_AT(FemuLogLatency, cqe, 0);
+FEMU_ABI_AT(FemuLogLatency, version, 48);
+FEMU_ABI_AT(FemuLogLatency, sub_buckets, 52);
+FEMU_ABI_AT(FemuLogLatency, buckets, 56);
+FEMU_ABI_AT(FemuLogLatency, cqe_hist_off, 60);
+FEMU_ABI_AT(FemuLogLatency, cqe_p90_ns, 64);
+FEMU_ABI_AT(FemuLogLatency, irq, 80);
+FEMU_ABI_AT(FemuLogLatency, irq_hist_off, 128);
+FEMU_ABI_AT(FemuLogLatency, irq_p90_ns, 136);
+FEMU_ABI_AT(FemuLogLatency, wake_margin_ns, 144);
+FEMU_ABI_AT(FemuLogLatency, cqe_hist, 512);
+FEMU_ABI_AT(FemuLogLatency, irq_hist, 4736);
+FEMU_ABI_SIZE(FemuLogLatency, 8960);
 
 #endif /* HW_FEMU_FEMU_ABI_H */

@@ -384,7 +384,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * State files: the whole FTL state (mapping, lines and their order, open
  * lines and write pointers, GC policy state and RNG, logical clock,
  * counters, FDP reclaim units and events, NAND clocks) in a versioned,
- * checksummed stream (docs/state-files.md has the layout):
+ * checksummed stream (docs/state.md#file-format has the layout):
  *
  *   file header: "FEMUSTAT", u32 format version, u32 flags (0)
  *   sections:    u32 tag, u32 0, u64 payload length, payload,

@@ -16,16 +16,22 @@ ctrl_of() {
     return 1
 }
 
+# The log pages are decoded by scripts/femu-log.sh's functions, which the
+# job carries before this file (femu_guest in femu-lib.sh).
 # c0 CTRL -> "WAFx1000 host_written gc_moved host_programmed" (log C0h)
 c0() {
-    nvme get-log "/dev/$1" --log-id=0xc0 --log-len=512 -b |
-        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<I4xQQQ", d))'
+    local v
+    v=$(femu_c0 "$1") || return 1
+    set -- $v
+    echo "$1 $2 $3 $4"
 }
 
 # c1 CTRL -> "count sum max p50 p99 p999" (completion lateness, log C1h)
 c1() {
-    nvme get-log "/dev/$1" --log-id=0xc1 --log-len=512 -b |
-        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<6Q", d))'
+    local v
+    v=$(femu_c1 "$1") || return 1
+    tr ' ' '\n' <<<"$v" | awk -F= '/^cqe_(count|sum_ns|max_ns|p50_ns|p99_ns|p999_ns)=/ {
+        printf "%s%s", sep, $2; sep = " " } END { print "" }'
 }
 
 # fiolat FIO-ARGS... -> "min mean p50" latency in ns of the job's reads

@@ -33,8 +33,7 @@ check "read back, sha256 matches after remount" bash -c "cd $M/d && sha256sum -c
 
 # churn: delete half the files and write new ones, several times; freed
 # block groups go back to the device as zone resets
-c0() { nvme get-log /dev/$C --log-id=0xc0 --log-len=512 -b | python3 -c '
-import sys, struct; d = sys.stdin.buffer.read(); print(*struct.unpack_from("<I4xQQQQQ", d))'; }
+c0() { femu_c0 $C; }
 read -r _ hw0 _ _ rs0 _ <<<"$(c0)"
 for r in 1 2 3 4 5 6; do
     for i in $(seq $((r % 2 + 1)) 2 40); do rm -f $M/d/f$i; done

@@ -73,12 +73,13 @@ check "fio zonemode=zbd randwrite, max_open_zones=4, verify" fio --name=zr \
     --filename=$D --zonemode=zbd --max_open_zones=4 --direct=1 \
     --ioengine=psync --rw=randwrite --bs=16k --size=32M --io_size=4M \
     --verify=crc32c --output=/dev/null
-nvme get-log /dev/$C --log-id=0xc0 --log-len=512 -b > /tmp/c0
-python3 -c 'import struct; d=open("/tmp/c0","rb").read(); print("C0h", *struct.unpack_from("<I4xQQQQQ", d))'
-check "C0h: WAF 1000, resets counted" python3 -c '
-import struct; d=open("/tmp/c0","rb").read()
-w, hw, gc, hp, rs, er = struct.unpack_from("<I4xQQQQQ", d)
-assert w == 1000 and hw == hp and hw > 0 and gc == 0 and rs > 0 and er == rs * 8, (w, hw, hp, rs, er)'
+read -r w hw gc hp rs er <<<"$(femu_c0 $C)"
+echo "C0h $w $hw $gc $hp $rs $er"
+c0_ok() {
+    [ "$w" = 1000 ] && [ "$hw" = "$hp" ] && [ "$hw" -gt 0 ] && [ "$gc" = 0 ] &&
+        [ "$rs" -gt 0 ] && [ "$er" = $((rs * 8)) ]
+}
+check "C0h: WAF 1000, resets counted" c0_ok
 
 # tutorial 06's zns-run.sh, its QD part (so it cannot rot): four lines
 # that parse; each psync 4 KiB write is one device write, libaio's QD8

@@ -1,0 +1,154 @@
+#!/bin/bash
+# plots.sh: draw the tutorials' plots (SVG, gnuplot) from the committed
+# tables in docs/tables/SCALE/, so that a plot shows exactly the figures of
+# its table.  `make tables` runs it after scripts/tables/regen.sh.
+#
+#   scripts/tables/plots.sh [--scale full|scaled] [--tables DIR] [--out DIR]
+#
+# Defaults: --scale full, --tables docs/tables/SCALE, --out docs/plots.
+# Writes, each from the table of the same name:
+#   02-op.svg         WAF against over-provisioning (op_pcent), femu-sim
+#                     and guest
+#   02-threshold.svg  WAF against the GC threshold (gc_thres_pcent)
+#   02-policy.svg     WAF of each victim policy, uniform and Zipf 1.2 writes
+#   02-hotcold.svg    WAF with and without hot/cold separation, Zipf 1.2
+#   04-fdp.svg        GC pages moved in the measured run, without and with
+#                     placement (FDP=0 / FDP=1)
+# A guest cell that is not a number is drawn as missing.  Needs gnuplot
+# (Debian's gnuplot-nox: installed with apt-get when run as root).
+# Exit status 0, 1 on an error (one line on stderr).
+set -euo pipefail
+ME=plots
+die() { echo "$ME: $*" >&2; exit 1; }
+root=$(cd "$(dirname "$0")/../.." && pwd -P)
+
+scale=full tables= out=$root/docs/plots
+while [ $# -gt 0 ]; do
+    case $1 in
+    --scale) scale=${2:?--scale needs full or scaled}; shift 2 ;;
+    --tables) tables=${2:?--tables needs a directory}; shift 2 ;;
+    --out) out=${2:?--out needs a directory}; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+    *) die "unknown argument '$1' (--help)" ;;
+    esac
+done
+case $scale in full|scaled) ;; *) die "--scale $scale: full or scaled" ;; esac
+tables=${tables:-$root/docs/tables/$scale}
+[ -d "$tables" ] || die "no table directory $tables"
+. "$root/scripts/graft/lib.sh"
+femu_need 'cmd:gnuplot|gnuplot-nox'
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# rows TABLE: the table's data rows, cells separated by tabs, backquotes
+# and surrounding blanks removed; a cell that should be a number but is
+# not (a guest column not measured) becomes NaN further down
+rows() {
+    local f=$tables/$1.md
+    [ -f "$f" ] || die "no table $f"
+    awk -F'|' '/^\| *`?[A-Za-z0-9]/ && !/^\| *(properties|placement) *\|/ {
+        line = ""
+        for (i = 2; i < NF; i++) {
+            c = $i; gsub(/`/, "", c); gsub(/^ +| +$/, "", c)
+            line = line (i > 2 ? "\t" : "") c
+        }
+        print line
+    }' "$f"
+}
+num() { awk -v v="$1" 'BEGIN { if (v ~ /^[0-9.]+$/) print v; else print "NaN" }'; }
+prop() { # prop NAME PROPERTIES: the value of NAME= in a property list
+    tr ',' '\n' <<<"$2" | sed -n "s/^$1=//p"
+}
+
+caption() { # caption TABLE: the table's bold title, for the plot's title
+    sed -n 's/^\*\*\(.*\)\*\* (.*/\1/p' "$tables/$1.md" | head -1
+}
+
+plot() { # plot NAME: gnuplot script on stdin -> $out/NAME.svg
+    { printf 'set terminal svg size 640,400 noenhanced font "sans,12" background "white"\n'
+      printf 'set output "%s"\n' "$out/$1.svg"
+      printf 'set key top right box opaque\nset grid ytics\n'
+      cat; } >"$tmp/$1.gp"
+    gnuplot "$tmp/$1.gp" 2>"$tmp/$1.err" ||
+        die "gnuplot failed for $1: $(head -1 "$tmp/$1.err")"
+    echo "$out/$1.svg"
+}
+
+# 02-op and 02-threshold: WAF against a property
+xy() { # xy TABLE PROPERTY XLABEL [LOGSCALE]
+    local t=$1 p=$2
+    rows "$t" | while IFS=$'\t' read -r props writes sim guest _; do
+        echo "$(prop "$p" "$props") $(num "$sim") $(num "$guest")"
+    done >"$tmp/$t.dat"
+    [ -s "$tmp/$t.dat" ] || die "table $t has no rows"
+    plot "$t" <<EOF
+set title "$(caption "$t")"
+set xlabel "$3"
+set ylabel "write amplification"
+$(if [ -n "${4:-}" ]; then echo 'set logscale y'; else echo 'set yrange [0:*]'; fi)
+set style data linespoints
+plot "$tmp/$t.dat" using 1:2 title "femu-sim" lw 2 pt 7, \\
+     "" using 1:3 title "guest (C0h)" lw 2 dt 2 pt 6 ps 1.5
+EOF
+}
+xy 02-op op_pcent "over-provisioning, op_pcent (%)" log
+xy 02-threshold gc_thres_pcent "GC threshold, gc_thres_pcent (%)"
+
+# 02-policy: a cluster per policy, uniform and Zipf, femu-sim and guest
+rows 02-policy | awk -F'\t' '{
+    split($1, kv, ","); pol = ""
+    for (i in kv) if (kv[i] ~ /^gc_policy=/) pol = substr(kv[i], 11)
+    w = ($2 ~ /^zipf/) ? "z" : "u"
+    if (!(pol in seen)) { seen[pol] = 1; order[n++] = pol }
+    sim[pol, w] = $3; guest[pol, w] = ($4 ~ /^[0-9.]+$/) ? $4 : "NaN"
+} END {
+    for (i = 0; i < n; i++) { p = order[i]
+        printf "%s %s %s %s %s\n", p, sim[p, "u"], guest[p, "u"], sim[p, "z"], guest[p, "z"] }
+}' >"$tmp/02-policy.dat"
+[ -s "$tmp/02-policy.dat" ] || die "table 02-policy has no rows"
+plot 02-policy <<EOF
+set title "$(caption 02-policy)"
+set ylabel "write amplification"
+set yrange [0:*]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set key below horizontal
+plot "$tmp/02-policy.dat" using 2:xtic(1) title "uniform, femu-sim", \\
+     "" using 3 title "uniform, guest", \\
+     "" using 4 title "Zipf 1.2, femu-sim", \\
+     "" using 5 title "Zipf 1.2, guest"
+EOF
+
+# 02-hotcold: greedy and cost-benefit, hot/cold separation off and on
+rows 02-hotcold | while IFS=$'\t' read -r props writes sim guest _; do
+    echo "$(prop gc_policy "$props")/$(prop hot_cold_sep "$props") $(num "$sim") $(num "$guest")"
+done >"$tmp/02-hotcold.dat"
+[ -s "$tmp/02-hotcold.dat" ] || die "table 02-hotcold has no rows"
+plot 02-hotcold <<EOF
+set title "$(caption 02-hotcold)" font "sans,11"
+set xlabel "gc_policy / hot_cold_sep"
+set ylabel "write amplification"
+set yrange [0:*]
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+plot "$tmp/02-hotcold.dat" using 2:xtic(1) title "femu-sim", "" using 3 title "guest (C0h)"
+EOF
+
+# 04-fdp: GC pages moved, "sim / guest"
+rows 04-fdp | while IFS=$'\t' read -r placement sim_waf guest_waf pages _; do
+    echo "$placement $(num "${pages%% / *}") $(num "${pages##* / }")"
+done >"$tmp/04-fdp.dat"
+[ -s "$tmp/04-fdp.dat" ] || die "table 04-fdp has no rows"
+plot 04-fdp <<EOF
+set title "$(caption 04-fdp)" font "sans,11"
+set ylabel "GC pages moved in the measured run"
+set yrange [0:*]
+set format y "%.1s%c"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+plot "$tmp/04-fdp.dat" using 2:xtic(1) title "femu-sim", "" using 3 title "guest (C0h)"
+EOF

@@ -1,0 +1,94 @@
+/*
+ * Writes a log page C0h and a C1h header built with femu-abi.h's structs,
+ * every field a different value (some beyond 2^53, where a decoder that
+ * does floating-point arithmetic would round), and prints what
+ * scripts/femu-log.sh must print for them (tests/unit/test-femu-log.sh).
+ *
+ *   abi-pages DIR     writes DIR/c0.bin and DIR/c1.bin; stdout: the
+ *                     expected output of `femu-log.sh c0` and of `c1`
+ *
+ * Built without QEMU headers: it also checks that femu-abi.h is plain C.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "hw/femu/femu-abi.h"
+
+static int save(const char *dir, const char *name, const void *p, size_t len)
+{
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, len, f) != len || fclose(f)) {
+        fprintf(stderr, "abi-pages: cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static void summary(FemuLatSummary *s, uint64_t base)
+{
+    s->count = base + 1;
+    s->sum_ns = base + 2;
+    s->max_ns = base + 3;
+    s->p50_ns = base + 4;
+    s->p99_ns = base + 5;
+    s->p999_ns = base + 6;
+}
+
+static void print_summary(const char *name, const FemuLatSummary *s,
+                          uint64_t p90)
+{
+    printf("%s_count=%" PRIu64 " %s_sum_ns=%" PRIu64 " %s_max_ns=%" PRIu64
+           " %s_p50_ns=%" PRIu64 " %s_p99_ns=%" PRIu64
+           " %s_p999_ns=%" PRIu64 " %s_p90_ns=%" PRIu64 " ",
+           name, s->count, name, s->sum_ns, name, s->max_ns, name, s->p50_ns,
+           name, s->p99_ns, name, s->p999_ns, name, p90);
+}
+
+int main(int argc, char **argv)
+{
+    static FemuLogFtl c0;
+    static FemuLogLatency c1;
+
+    if (argc != 2) {
+        fprintf(stderr, "usage: abi-pages DIR\n");
+        return 2;
+    }
+    memset(&c0, 0xa5, sizeof(c0));     /* reserved bytes are not read */
+    c0.waf_x1000 = 4294967295u;
+    c0.host_pages_written = 9007199254740993ull;        /* 2^53 + 1 */
+    c0.gc_pages_moved = 18446744073709551615ull;
+    c0.host_pages_programmed = 16;
+    c0.zone_resets = 0;
+    c0.blocks_erased = 4294967296ull;
+
+    memset(&c1, 0x5a, sizeof(c1));
+    summary(&c1.cqe, 9007199254740992ull);
+    c1.version = FEMU_LAT_VERSION;
+    c1.sub_buckets = FEMU_LAT_SUB;
+    c1.buckets = FEMU_LAT_BUCKETS;
+    c1.cqe_p90_ns = 18446744073709551614ull;
+    summary(&c1.irq, 100);
+    c1.irq_p90_ns = 107;
+    c1.wake_margin_ns = 30000;
+
+    if (save(argv[1], "c0.bin", &c0, sizeof(c0)) ||
+        save(argv[1], "c1.bin", &c1, FEMU_LAT_HDR_SIZE)) {
+        return 1;
+    }
+    printf("%" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+           " %" PRIu64 "\n", c0.waf_x1000, c0.host_pages_written,
+           c0.gc_pages_moved, c0.host_pages_programmed, c0.zone_resets,
+           c0.blocks_erased);
+    print_summary("cqe", &c1.cqe, c1.cqe_p90_ns);
+    print_summary("irq", &c1.irq, c1.irq_p90_ns);
+    printf("wake_margin_ns=%" PRIu64 " version=%" PRIu32 "\n",
+           c1.wake_margin_ns, c1.version);
+    return 0;
+}
