@@ -17,8 +17,8 @@ check() { if [ "$2" = "$3" ]; then ok "$1 ($2)"; else bad "$1: got '$2', want '$
 
 # ---- 1. shape of the code
 check "1 the FTL core includes no QEMU header (only libc and its own)" \
-    "$(grep -h '#include' "$ROOT"/hw/femu/ftl/*.[ch] "$ROOT"/include/hw/femu/ftl.h "$ROOT"/include/hw/femu/zns.h |
-       grep -Ev '<(std[a-z]*|string|stdlib|stdio|inttypes|limits|assert|errno|math|time|pthread)\.h>|"ftl-int\.h"|"hw/femu/(ftl|zns)\.h"' | wc -l)" 0
+    "$(grep -h '#include' "$ROOT"/hw/femu/ftl/*.[ch] "$ROOT"/include/hw/femu/ftl*.h "$ROOT"/include/hw/femu/zns.h |
+       grep -Ev '<(std[a-z]*|string|stdlib|stdio|inttypes|limits|assert|errno|math|time|pthread|fcntl|unistd)\.h>|"ftl-int\.h"|"hw/femu/(ftl|ftl-[a-z]+|zns)\.h"' | wc -l)" 0
 QSRC=$(ls -d "${FEMU_CACHE_DIR:-$HOME/.cache/femu}"/qemu-src/qemu-10.0* 2>/dev/null | head -1)
 if [ -n "$QSRC" ] && command -v git >/dev/null && git -C "$ROOT" rev-parse 2>/dev/null; then
     # byte-identical copies of QEMU's sources (C, Python, shell, build files)
