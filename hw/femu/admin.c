@@ -13,9 +13,6 @@
 #include "femu.h"
 #include "trace.h"
 
-#define FEMU_MODEL_BBSSD    "FEMU BlackBox-SSD Controller"
-#define FEMU_MODEL_NOSSD    "FEMU NoSSD Controller"
-#define FEMU_MODEL_ZNS      "FEMU ZNS-SSD Controller"
 #define FEMU_FW_REV         "1.0"
 /*
  * Identify Namespace NSFEAT bits 5:4, OPTPERF = 01b: NPWG, NPWA, NPDG,
@@ -40,9 +37,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.vid = cpu_to_le16(n->params.vid);
     id.ssvid = cpu_to_le16(n->params.vid);
     femu_strpad(id.sn, sizeof(id.sn), n->sn);
-    femu_strpad(id.mn, sizeof(id.mn),
-                femu_is_bbssd(n) ? FEMU_MODEL_BBSSD :
-                femu_is_zns(n) ? FEMU_MODEL_ZNS : FEMU_MODEL_NOSSD);
+    femu_strpad(id.mn, sizeof(id.mn), n->mode->model);
     femu_strpad(id.fr, sizeof(id.fr), FEMU_FW_REV);
     id.rab = 6;
     id.ieee[0] = 0x1d;
@@ -67,8 +62,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
      * In mode 3 also bit 27, Zone Descriptor Changed Notices (ZNS Command
      * Set 1.1, Identify Controller), with log page BFh.
      */
-    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR |
-                          (femu_is_zns(n) ? FEMU_OAES_ZDCN : 0));
+    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR | n->mode->oaes);
     id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
     /*
      * LPA (5.17.2.1): bit 0, the SMART / Health log page per namespace.
@@ -130,10 +124,8 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
     id->nsfeat = FEMU_NSFEAT_OPTPERF | (n->ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
-    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates.
-     * A zoned namespace takes deallocation as a hint (the data stays) and
-     * writes its zeroes at the write pointer: nothing to report. */
-    id->dlfeat = femu_is_zns(n) ? 0 : 0x1 | (1 << 3);
+    /* DLFEAT: the mode's (mode.c) */
+    id->dlfeat = n->mode->dlfeat;
     id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
     id->npwa = id->npwg;
     id->npdg = id->npwg;
@@ -175,9 +167,9 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
-        if (c->cns == NVME_ID_CNS_CS_NS && c->csi == NVME_CSI_ZONED &&
-            femu_is_zns(n)) {
-            femu_zns_identify_ns(n, buf);
+        if (c->cns == NVME_ID_CNS_CS_NS && c->csi == n->mode->csi &&
+            n->mode->identify_ns_csi) {
+            n->mode->identify_ns_csi(n, buf);
             break;
         }
         if (c->cns == NVME_ID_CNS_CS_NS && c->csi != 0) {
@@ -195,8 +187,8 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         /* CNS 05h with CSI NVM: NvmeIdNsNvm, all zero (no PI formats) */
         break;
     case NVME_ID_CNS_CS_CTRL:
-        if (c->csi == NVME_CSI_ZONED && femu_is_zns(n)) {
-            femu_zns_identify_ctrl(n, buf);
+        if (c->csi == n->mode->csi && n->mode->identify_ctrl_csi) {
+            n->mode->identify_ctrl_csi(n, buf);
             break;
         }
         if (c->csi != 0) {
@@ -220,8 +212,8 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
-        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST && c->csi != 0 &&
-            !(c->csi == NVME_CSI_ZONED && femu_is_zns(n))) {
+        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST &&
+            c->csi != NVME_CSI_NVM && c->csi != n->mode->csi) {
             FEMU_GUEST_ERR(femu_identify_bad_csi, c->cns, c->csi);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
@@ -252,14 +244,13 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
                 p += 4 + NVME_NIDL_UUID;
             }
             p[0] = NVME_NIDT_CSI; p[1] = NVME_NIDL_CSI;
-            p[4] = femu_is_zns(n) ? NVME_CSI_ZONED : NVME_CSI_NVM;
+            p[4] = n->mode->csi;
         }
         break;
     case NVME_ID_CNS_IO_COMMAND_SET:
-        /* one I/O command set combination: NVM (bit 0), with Zoned
-         * Namespace (bit 2) in femu_mode=3 */
-        stq_le_p(buf, femu_is_zns(n) ? 1 << NVME_CSI_NVM | 1 << NVME_CSI_ZONED
-                                     : 1);
+        /* one I/O command set combination: NVM (bit 0), with the
+         * namespace's own (Zoned Namespace, bit 2, in femu_mode=3) */
+        stq_le_p(buf, 1 << NVME_CSI_NVM | 1ULL << n->mode->csi);
         break;
     case NVME_ID_CNS_ENDURANCE_GROUP_LIST:
         if (femu_fdp_endgid(n)) {
@@ -571,29 +562,9 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
         femu_lat_reset(n);
         break;
     }
-    if (femu_is_zns(n)) {
-        femu_zns_control(n, code);
-        return NVME_SUCCESS;
+    if (n->mode->control) {
+        n->mode->control(n, code);
     }
-    if (!n->ftl) {
-        return NVME_SUCCESS;        /* NoSSD: no FTL to control */
-    }
-    femu_ftl_lock_main(n);
-    switch (code) {
-    case FEMU_CTRL_GC_DELAY_ON:
-    case FEMU_CTRL_GC_DELAY_OFF:
-        ftl_set_gc_delay(n->ftl, code == FEMU_CTRL_GC_DELAY_ON);
-        break;
-    case FEMU_CTRL_DELAY_BUILTIN:
-    case FEMU_CTRL_DELAY_OFF:
-        ftl_set_delay_mode(n->ftl, femu_ctrl_delay_mode(code));
-        break;
-    case FEMU_CTRL_RESET_COUNTERS:
-        ftl_reset_counters(n->ftl);
-        break;
-    }
-    femu_capture(n, FTL_IOTRACE_CONTROL, 0, 0, 0, code, get_clock(), 0);
-    qemu_mutex_unlock(&n->ftl_lock);
     return NVME_SUCCESS;
 }
 

@@ -28,7 +28,7 @@ static int femu_next_instance;
 
 bool femu_is_bbssd(FemuCtrl *n)
 {
-    return n->params.femu_mode == FEMU_MODE_BBSSD;
+    return n->mode->mode == FEMU_MODE_BBSSD;
 }
 
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
@@ -48,36 +48,6 @@ static bool femu_parse_gc(FemuCtrl *n, Error **errp)
     return true;
 }
 
-/*
- * Namespace size for femu_mode=2: the FTL's geometry checks and sizing
- * rule, without an FTL.  With op_pcent unset the namespace need not fit
- * the NAND (nothing is stored in it): devsz_mb only has a bound of its
- * own.
- */
-#define FEMU_NOSSD_MAX_DEVSZ_MB (64 * MiB)
-
-static bool femu_nossd_size(FemuCtrl *n, Error **errp)
-{
-    struct ftl_config *c = &n->cfg;
-    char err[256];
-
-    if (ftl_config_check_geometry(c, err, sizeof(err))) {
-        error_setg(errp, "%s", err);
-        return false;
-    }
-    if (c->op_pcent < 0 &&
-        (!c->devsz_mb || c->devsz_mb > FEMU_NOSSD_MAX_DEVSZ_MB)) {
-        error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
-                   c->devsz_mb, (uint64_t)FEMU_NOSSD_MAX_DEVSZ_MB);
-        return false;
-    }
-    n->ns_blocks = ftl_cfg_ns_blocks(c);
-    if (!n->ns_blocks) {
-        error_setg(errp, "devsz_mb/op_pcent give an empty namespace");
-        return false;
-    }
-    return true;
-}
 
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
@@ -85,9 +55,8 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
     if (!femu_props_check(n, errp)) {
         return false;
     }
-    if (n->params.femu_mode != FEMU_MODE_BBSSD &&
-        n->params.femu_mode != FEMU_MODE_NOSSD &&
-        n->params.femu_mode != FEMU_MODE_ZNS) {
+    n->mode = femu_mode_ops(n->params.femu_mode);
+    if (!n->mode) {
         error_setg(errp, "femu_mode=%u is not implemented; use 1 "
                    "(BlackBox SSD), 2 (NoSSD) or 3 (Zoned Namespace SSD)",
                    n->params.femu_mode);
@@ -237,7 +206,6 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
     FemuCtrl *n = FEMU(pdev);
-    char err[256];
     uint64_t bytes;
 
     if (!femu_check_params(n, errp) || !femu_check_dma_as(n, errp)) {
@@ -251,23 +219,9 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     }
     femu_fdp_fill_cfg(n, &n->cfg);
 
-    if (femu_is_bbssd(n)) {
-        if (ftl_config_validate(&n->cfg, err, sizeof(err))) {
-            error_setg(errp, "%s", err);
-            goto fail_fdp;
-        }
-        n->ftl = ftl_new(&n->cfg, err, sizeof(err));
-        if (!n->ftl) {
-            error_setg(errp, "%s", err);
-            goto fail_fdp;
-        }
-        n->ns_blocks = ftl_ns_blocks(n->ftl);
-    } else if (femu_is_zns(n)) {
-        if (!femu_zns_realize(n, errp)) {
-            goto fail_fdp;
-        }
-    } else if (!femu_nossd_size(n, errp)) {
-        goto fail_fdp;
+    /* the namespace's back end: FTL, zones or nothing (mode.c) */
+    if (!n->mode->realize(n, errp)) {
+        goto fail_ftl;
     }
     n->lba_shift = ctz32(n->cfg.secsz);
     n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->params.mdts;
@@ -335,7 +289,6 @@ fail_ftl:
         ftl_free(n->ftl);
         n->ftl = NULL;
     }
-fail_fdp:
     femu_fdp_unrealize(n);
 }
 

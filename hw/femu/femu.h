@@ -3,6 +3,8 @@
  *
  * Controller state shared by the files of hw/femu:
  *   femu.c    QOM types, realize/unrealize, femu-subsys
+ *   mode.c    the namespace modes (BlackBox, NoSSD, zoned): one table of
+ *             operations each (FemuModeOps)
  *   props.c   the property rows of both devices (and FEMU upstream's
  *             names), QOM properties made from them, their checks
  *   regs.c    BAR0 registers, doorbells, enable/disable/reset, interrupts
@@ -327,6 +329,44 @@ typedef struct FemuParams {
     uint16_t oncs;
 } FemuParams;
 
+/*
+ * What a namespace's mode (femu_mode, FEMU upstream's namespace_modes
+ * token) does, chosen once at realize (mode.c): its back end, its NVM
+ * commands and what Identify and the log pages say of it.  Adding a mode
+ * is adding one table.
+ */
+typedef uint16_t (*FemuIoFn)(FemuCtrl *n, FemuReq *req);
+
+typedef struct FemuModeOps {
+    uint32_t mode;              /* FEMU_MODE_* */
+    const char *token;          /* FEMU upstream's namespace_modes name */
+    const char *model;          /* Identify Controller MN */
+    uint8_t csi;                /* command set of the namespace (NVMe 2.0
+                                 * 5.17.2.3, descriptor 04h) */
+    uint8_t dlfeat;             /* Identify Namespace DLFEAT */
+    uint32_t oaes;              /* notices it adds to Identify OAES */
+    /* the back end (FTL, zones, nothing); sets n->ns_blocks */
+    bool (*realize)(FemuCtrl *n, Error **errp);
+    /* NVM commands; NULL: Invalid Command Opcode (and not in the
+     * Commands Supported and Effects log) */
+    FemuIoFn read;
+    FemuIoFn write;
+    FemuIoFn write_zeroes;
+    FemuIoFn zone_append;
+    FemuIoFn zone_mgmt_send;
+    FemuIoFn zone_mgmt_recv;
+    /* Dataset Management deallocate unmaps (false: a hint only) */
+    bool dsm_deallocates;
+    /* Identify CNS 05h / 06h for the mode's command set, into a zeroed
+     * 4 KiB buffer; NULL for the NVM command set */
+    void (*identify_ns_csi)(FemuCtrl *n, uint8_t *buf);
+    void (*identify_ctrl_csi)(FemuCtrl *n, uint8_t *buf);
+    /* log page C0h's counters (NULL: nothing written, WAF 1000) */
+    void (*log_c0)(FemuCtrl *n, FemuLogFtl *log);
+    /* 0xEF codes 1-5 on the back end (NULL: nothing to control) */
+    void (*control)(FemuCtrl *n, uint32_t code);
+} FemuModeOps;
+
 struct FemuCtrl {
     PCIDevice parent_obj;
 
@@ -350,6 +390,7 @@ struct FemuCtrl {
     Error *save_err;
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
+    const FemuModeOps *mode;    /* femu_mode's table (mode.c) */
 
     /* derived at realize */
     int instance;
@@ -443,6 +484,10 @@ struct FemuCtrl {
 /* femu.c */
 bool femu_is_bbssd(FemuCtrl *n);
 
+/* mode.c: the table of femu_mode MODE, or NULL for a mode not provided */
+const FemuModeOps *femu_mode_ops(uint32_t mode);
+const FemuModeOps *femu_mode_by_token(const char *token);
+
 /* props.c */
 void femu_props_class_init(ObjectClass *oc);
 void femu_subsys_props_class_init(ObjectClass *oc);
@@ -526,6 +571,10 @@ void femu_lat_reset(FemuCtrl *n);
 /* io.c */
 void femu_io_exec(FemuCtrl *n, FemuReq *req);
 uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc);
+/* the BlackBox and NoSSD namespaces' NVM commands (mode.c's tables) */
+uint16_t femu_io_read(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_write(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req);
 
 /* poller.c */
 void femu_pollers_start(FemuCtrl *n, Error **errp);
@@ -601,6 +650,10 @@ void femu_zns_unrealize(FemuCtrl *n);
 void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf);
 void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf);
 uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes);
+uint16_t femu_zns_write_cmd(FemuCtrl *n, FemuReq *req);
+uint16_t femu_zns_append(FemuCtrl *n, FemuReq *req);
+uint16_t femu_zns_write_zeroes(FemuCtrl *n, FemuReq *req);
+void femu_zns_log_c0(FemuCtrl *n, FemuLogFtl *log);
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);

@@ -12,21 +12,28 @@
 
 uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc)
 {
+    const FemuModeOps *m = n->mode;
+    const uint32_t lbcc = NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC;
+
     switch (opc) {
     case NVME_CMD_FLUSH:
-    case NVME_CMD_READ:
         return NVME_CMD_EFF_CSUPP;
+    case NVME_CMD_READ:
+        return m->read ? NVME_CMD_EFF_CSUPP : 0;
     case NVME_CMD_WRITE:
+        return m->write ? lbcc : 0;
     case NVME_CMD_WRITE_ZEROES:
+        return m->write_zeroes ? lbcc : 0;
     case NVME_CMD_DSM:
-        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC;
+        return lbcc;
     case NVME_CMD_IO_MGMT_RECV:
         return femu_fdp_ctratt(n) ? NVME_CMD_EFF_CSUPP : 0;
     case NVME_CMD_ZONE_MGMT_RECV:
-        return femu_is_zns(n) ? NVME_CMD_EFF_CSUPP : 0;
+        return m->zone_mgmt_recv ? NVME_CMD_EFF_CSUPP : 0;
     case NVME_CMD_ZONE_MGMT_SEND:
+        return m->zone_mgmt_send ? lbcc : 0;
     case NVME_CMD_ZONE_APPEND:
-        return femu_is_zns(n) ? NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
+        return m->zone_append ? lbcc : 0;
     case NVME_CMD_IO_MGMT_SEND:
         return femu_fdp_ctratt(n) ?
                NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
@@ -131,6 +138,16 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     return NVME_SUCCESS;
 }
 
+uint16_t femu_io_read(FemuCtrl *n, FemuReq *req)
+{
+    return femu_rw(n, req, false);
+}
+
+uint16_t femu_io_write(FemuCtrl *n, FemuReq *req)
+{
+    return femu_rw(n, req, true);
+}
+
 /* NAND pages the FTL unmaps per step: between two steps a main-loop
  * thread waiting for ftl_lock (Identify Namespace, logs) gets it */
 #define FEMU_TRIM_STEP_PAGES    4096
@@ -170,7 +187,7 @@ static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb, uint8_t op,
     qemu_mutex_unlock(&n->ftl_lock);
 }
 
-static uint16_t femu_write_zeroes(FemuCtrl *n, FemuReq *req)
+uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req)
 {
     NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
     uint64_t slba = le64_to_cpu(rw->slba);
@@ -232,7 +249,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
     }
-    for (uint32_t i = 0; i < nr && !femu_is_zns(n); i++) {
+    for (uint32_t i = 0; i < nr && n->mode->dsm_deallocates; i++) {
         uint32_t nlb = le32_to_cpu(range[i].nlb);
 
         if (nlb) {
@@ -240,7 +257,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
                        FTL_IOTRACE_DEALLOC, req->due_ns);
         }
     }
-    if (n->ftl && !femu_is_zns(n)) {
+    if (n->ftl && n->mode->dsm_deallocates) {
         int64_t start = req->due_ns;
 
         /* the background-GC check every request makes (as reads and
@@ -287,26 +304,22 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
             status = NVME_SUCCESS;
             break;
         case NVME_CMD_WRITE:
-            status = femu_is_zns(n) ? femu_zns_write(n, req, false, false)
-                                    : femu_rw(n, req, true);
+            status = n->mode->write(n, req);
             break;
         case NVME_CMD_READ:
-            status = femu_is_zns(n) ? femu_zns_read(n, req)
-                                    : femu_rw(n, req, false);
+            status = n->mode->read(n, req);
             break;
         case NVME_CMD_WRITE_ZEROES:
-            /* zoned: a write of zeroes at the write pointer */
-            status = femu_is_zns(n) ? femu_zns_write(n, req, false, true)
-                                    : femu_write_zeroes(n, req);
+            status = n->mode->write_zeroes(n, req);
             break;
         case NVME_CMD_ZONE_APPEND:
-            status = femu_zns_write(n, req, true, false);
+            status = n->mode->zone_append(n, req);
             break;
         case NVME_CMD_ZONE_MGMT_SEND:
-            status = femu_zns_mgmt_send(n, req);
+            status = n->mode->zone_mgmt_send(n, req);
             break;
         case NVME_CMD_ZONE_MGMT_RECV:
-            status = femu_zns_mgmt_recv(n, req);
+            status = n->mode->zone_mgmt_recv(n, req);
             break;
         case NVME_CMD_DSM:
             status = femu_dsm(n, req);

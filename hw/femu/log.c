@@ -17,39 +17,13 @@
 #include "femu.h"
 #include "trace.h"
 
-/* C0h from the FTL (mode 1) or the zone model (mode 3); NoSSD: 1000, 0s */
+/* C0h: the namespace's mode fills in its counters; NoSSD: 1000, 0s */
 static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
 {
-    struct ftl_counters c = {};
-    struct zns_counters z = {};
-    uint32_t waf = 1000;
-
-    if (femu_is_zns(n)) {
-        femu_ftl_lock_main(n);
-        zns_get_counters(n->zns, &z);
-        waf = zns_waf_x1000(n->zns);
-        qemu_mutex_unlock(&n->ftl_lock);
-        /* no device-side GC: nothing moved */
-        c.host_pages_written = z.host_pages_written;
-        c.host_pages_programmed = z.host_pages_programmed;
-    } else if (n->ftl) {
-        femu_ftl_lock_main(n);
-        ftl_get_counters(n->ftl, &c);
-        waf = ftl_waf_x1000(n->ftl);
-        qemu_mutex_unlock(&n->ftl_lock);
+    log->waf_x1000 = cpu_to_le32(1000);
+    if (n->mode->log_c0) {
+        n->mode->log_c0(n, log);
     }
-    log->waf_x1000 = cpu_to_le32(waf);
-    log->host_pages_written = cpu_to_le64(c.host_pages_written);
-    log->gc_pages_moved = cpu_to_le64(c.gc_pages_moved);
-    log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
-    log->zone_resets = cpu_to_le64(z.zone_resets);
-    log->blocks_erased = cpu_to_le64(z.blocks_erased);
-    log->cache_hits = cpu_to_le64(c.cache_hits);
-    log->cache_misses = cpu_to_le64(c.cache_misses);
-    log->trans_pages_read = cpu_to_le64(c.trans_pages_read);
-    log->trans_pages_programmed = cpu_to_le64(c.trans_pages_programmed);
-    log->map_cache_hits = cpu_to_le64(c.map_cache_hits);
-    log->map_cache_misses = cpu_to_le64(c.map_cache_misses);
 }
 
 /*
@@ -227,7 +201,7 @@ static void femu_log_effects(FemuCtrl *n, uint8_t *buf, uint8_t csi)
     for (int opc = 0; opc < 256; opc++) {
         e->acs[opc] = cpu_to_le32(femu_admin_cmd_effects(n, opc));
         if (csi == NVME_CSI_NVM ||
-            (csi == NVME_CSI_ZONED && femu_is_zns(n))) {
+            (csi != NVME_CSI_NVM && csi == n->mode->csi)) {
             e->iocs[opc] = cpu_to_le32(femu_io_cmd_effects(n, opc));
         }
     }
@@ -311,7 +285,7 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         break;
     case FEMU_LOG_CHANGED_ZONES:
         /* a Zoned Namespace Command Set page of one namespace */
-        if (!femu_is_zns(n) || csi != NVME_CSI_ZONED) {
+        if (n->mode->csi != NVME_CSI_ZONED || csi != NVME_CSI_ZONED) {
             FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
             return NVME_INVALID_LOG_ID | NVME_DNR;
         }

@@ -575,19 +575,6 @@ bool femu_subsys_props_check(FemuSubsys *s, Error **errp)
                            s->prop_given, errp);
 }
 
-/* FEMU upstream's namespace_modes tokens */
-static int femu_mode_from_token(const char *t)
-{
-    if (!strcmp(t, "bbssd")) {
-        return FEMU_MODE_BBSSD;
-    } else if (!strcmp(t, "nossd")) {
-        return FEMU_MODE_NOSSD;
-    } else if (!strcmp(t, "znssd")) {
-        return FEMU_MODE_ZNS;
-    }
-    return -1;
-}
-
 /*
  * FEMU upstream's comma-separated namespace lists: as many entries as
  * namespaces (an empty entry counts).
@@ -621,16 +608,17 @@ static bool femu_props_namespaces(FemuCtrl *n, Error **errp)
         return false;
     }
     if (modes) {
-        int m = femu_mode_from_token(modes[0]);
+        const FemuModeOps *mo = femu_mode_by_token(modes[0]);
+        uint32_t m = mo ? mo->mode : 0;
 
-        if (m < 0) {
+        if (!mo) {
             error_setg(errp, "namespace_modes=%s: '%s' is not bbssd, nossd "
                        "or znssd", femu_compat_str(n, "namespace_modes"),
                        modes[0]);
             goto out;
         }
         if (femu_prop_given(n, "femu_mode") &&
-            n->params.femu_mode != (uint32_t)m) {
+            n->params.femu_mode != m) {
             error_setg(errp, "namespace_modes=%s: femu_mode=%u says "
                        "otherwise", modes[0], n->params.femu_mode);
             goto out;

@@ -17,7 +17,7 @@
 
 bool femu_is_zns(FemuCtrl *n)
 {
-    return n->params.femu_mode == FEMU_MODE_ZNS;
+    return n->mode->mode == FEMU_MODE_ZNS;
 }
 
 bool femu_zns_realize(FemuCtrl *n, Error **errp)
@@ -182,6 +182,39 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
     qatomic_inc(&n->host_write_cmds);
     trace_femu_zns_write(slba, nlb, alba, append, zeroes);
     return NVME_SUCCESS;
+}
+
+uint16_t femu_zns_write_cmd(FemuCtrl *n, FemuReq *req)
+{
+    return femu_zns_write(n, req, false, false);
+}
+
+uint16_t femu_zns_append(FemuCtrl *n, FemuReq *req)
+{
+    return femu_zns_write(n, req, true, false);
+}
+
+/* Write Zeroes on a zoned namespace: zeroes written at the write pointer */
+uint16_t femu_zns_write_zeroes(FemuCtrl *n, FemuReq *req)
+{
+    return femu_zns_write(n, req, false, true);
+}
+
+/* C0h: the zone model's counters; no device-side GC, nothing moved */
+void femu_zns_log_c0(FemuCtrl *n, FemuLogFtl *log)
+{
+    struct zns_counters z = {};
+    uint32_t waf;
+
+    femu_ftl_lock_main(n);
+    zns_get_counters(n->zns, &z);
+    waf = zns_waf_x1000(n->zns);
+    qemu_mutex_unlock(&n->ftl_lock);
+    log->waf_x1000 = cpu_to_le32(waf);
+    log->host_pages_written = cpu_to_le64(z.host_pages_written);
+    log->host_pages_programmed = cpu_to_le64(z.host_pages_programmed);
+    log->zone_resets = cpu_to_le64(z.zone_resets);
+    log->blocks_erased = cpu_to_le64(z.blocks_erased);
 }
 
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
