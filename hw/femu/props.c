@@ -256,10 +256,9 @@ static FemuProp femu_dev_rows[] = {
     ALIAS(U32, "zns_num_blk", "blks_per_pl", DEV(cfg.blks_per_pl)),
     ALIAS(U32, "zns_max_open", "max_open", DEV(params.zns_max_open)),
     ALIAS(U32, "zns_max_active", "max_active", DEV(params.zns_max_active)),
-    FIXED(I32, "zns_flash_type", 4,
-          "FEMU upstream: the zoned namespace's cell type (4 = QLC); here "
-          "its NAND times are pg_rd_lat, pg_wr_lat and blk_er_lat",
-          WHY_FTL_MODEL("cell-type timing (SLC, MLC, TLC, QLC)")),
+    FREE_ROW(I32, "zns_flash_type", COMPAT, 4,
+             "FEMU upstream: the zoned namespace's cell type, 1 SLC, 2 MLC, "
+             "3 TLC, 4 QLC (with femu_mode=3 it sets nand_cell_type)"),
     FIXED(U32, "zns_zd_ext_size", 0,
           "FEMU upstream: zone descriptor extension bytes",
           WHY_ZNS("zone descriptor extensions")),
@@ -740,6 +739,22 @@ static bool femu_props_upstream(FemuCtrl *n, Error **errp)
             return false;
         }
         n->params.zns_zone_luns = v * n->cfg.luns_per_ch;
+    }
+    if (femu_prop_given(n, "zns_flash_type") &&
+        n->params.femu_mode == FEMU_MODE_ZNS) {
+        v = femu_compat_u64(n, "zns_flash_type");
+        if (v < FTL_CELL_SLC || v > FTL_CELL_QLC) {
+            error_setg(errp, "zns_flash_type=%" PRId64 ": must be 1 (SLC), "
+                       "2 (MLC), 3 (TLC) or 4 (QLC)", (int64_t)v);
+            return false;
+        }
+        if (femu_prop_given(n, "nand_cell_type") &&
+            n->cfg.nand_cell_type != v) {
+            error_setg(errp, "zns_flash_type=%" PRIu64 ": nand_cell_type=%u "
+                       "says otherwise", v, n->cfg.nand_cell_type);
+            return false;
+        }
+        n->cfg.nand_cell_type = v;
     }
     if (femu_prop_given(n, "zns_zasl_bs")) {
         v = femu_compat_u64(n, "zns_zasl_bs");
