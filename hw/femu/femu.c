@@ -202,13 +202,51 @@ static bool femu_check_dma_as(FemuCtrl *n, Error **errp)
     return true;
 }
 
+/* Every namespace's zones and data (a failed realize's too). */
+static void femu_ns_fini(FemuCtrl *n)
+{
+    for (uint32_t i = 0; i < FEMU_MAX_NAMESPACES; i++) {
+        femu_zns_unrealize(&n->ns[i]);
+        femu_store_fini(&n->ns[i].store);
+    }
+}
+
+/*
+ * What several namespaces per controller do not have yet: the state
+ * file, the I/O trace and FDP speak of one namespace.
+ */
+static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
+{
+    if (n->nns < 2) {
+        return true;
+    }
+    if (n->params.state_path) {
+        error_setg(errp, "state=%s: state files hold one namespace; "
+                   "namespaces=%u", n->params.state_path, n->nns);
+        return false;
+    }
+    if (n->params.io_trace_path) {
+        error_setg(errp, "io_trace=%s: I/O traces hold one namespace; "
+                   "namespaces=%u", n->params.io_trace_path, n->nns);
+        return false;
+    }
+    if (n->params.subsys_id) {
+        error_setg(errp, "subsys=%s: FDP with several namespaces is not "
+                   "provided yet; namespaces=%u", n->params.subsys_id,
+                   n->nns);
+        return false;
+    }
+    return true;
+}
+
 static void femu_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
     FemuCtrl *n = FEMU(pdev);
     uint64_t bytes;
 
-    if (!femu_check_params(n, errp) || !femu_check_dma_as(n, errp)) {
+    if (!femu_check_params(n, errp) || !femu_check_dma_as(n, errp) ||
+        !femu_check_namespaces(n, errp)) {
         return;
     }
     if (!femu_resolve_subsys(n, errp)) {
@@ -219,15 +257,26 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     }
     femu_fdp_fill_cfg(n, &n->cfg);
 
-    /* the namespace's back end: FTL, zones or nothing (mode.c) */
-    if (!n->mode->realize(n, errp)) {
-        goto fail_ftl;
-    }
     n->lba_shift = ctz32(n->cfg.secsz);
     n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->params.mdts;
-    bytes = n->ns_blocks << n->lba_shift;
-    if (femu_store_init(&n->store, bytes, errp)) {
-        goto fail_ftl;
+    /* each namespace's back end (FTL range, zones or nothing: mode.c)
+     * and its data */
+    for (uint32_t i = 0; i < n->nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+
+        if (!ns->mode->realize(n, ns, errp)) {
+            goto fail_ftl;
+        }
+        bytes = ns->blocks << n->lba_shift;
+        if (femu_store_init(&ns->store, bytes, errp)) {
+            goto fail_ftl;
+        }
+        /* namespace 1 has the uuid property's; the others a random one */
+        if (i == 0) {
+            ns->uuid = n->params.uuid;
+        } else if (!qemu_uuid_is_null(&n->params.uuid)) {
+            qemu_uuid_generate(&ns->uuid);
+        }
     }
 
     n->instance = femu_next_instance++;
@@ -239,7 +288,6 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp) ||
         !femu_capture_realize(n, errp)) {
         femu_state_unrealize(n);
-        femu_store_fini(&n->store);
         goto fail_ftl;
     }
     n->start_ns = get_clock();
@@ -270,7 +318,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->exit_notifier.notify = femu_exit_notify;
     qemu_add_exit_notifier(&n->exit_notifier);
     n->vm_state = qemu_add_vm_change_state_handler(femu_vm_state_change, n);
-    trace_femu_realize(n->instance, n->params.femu_mode, n->ns_blocks,
+    trace_femu_realize(n->instance, n->params.femu_mode, n->ns[0].blocks,
                        n->cfg.secsz, n->params.queues, n->params.npollers);
     return;
 
@@ -282,9 +330,8 @@ fail_bh:
     g_free(n->cq);
     qemu_mutex_destroy(&n->ftl_lock);
     qemu_mutex_destroy(&n->err_lock);
-    femu_store_fini(&n->store);
 fail_ftl:
-    femu_zns_unrealize(n);
+    femu_ns_fini(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
@@ -307,7 +354,6 @@ static void femu_exit(PCIDevice *pdev)
     g_free(n->sq);
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
-    femu_zns_unrealize(n);
     femu_state_unrealize(n);
     if (n->ftl) {
         ftl_free(n->ftl);
@@ -315,7 +361,7 @@ static void femu_exit(PCIDevice *pdev)
     }
     qemu_mutex_destroy(&n->ftl_lock);
     qemu_mutex_destroy(&n->err_lock);
-    femu_store_fini(&n->store);
+    femu_ns_fini(n);
     femu_fdp_unrealize(n);
 }
 

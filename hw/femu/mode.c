@@ -20,26 +20,41 @@
 #define FEMU_MODEL_NOSSD    "FEMU NoSSD Controller"
 #define FEMU_MODEL_ZNS      "FEMU ZNS-SSD Controller"
 
-/* the FTL of a BlackBox SSD namespace */
-static bool femu_bbssd_realize(FemuCtrl *n, Error **errp)
+/*
+ * A BlackBox SSD namespace: a range of the controller's one FTL (made by
+ * the first such namespace; femu_realize sized it for all of them).
+ */
+static bool femu_bbssd_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
 {
     char err[256];
 
-    if (ftl_config_validate(&n->cfg, err, sizeof(err))) {
-        error_setg(errp, "%s", err);
-        return false;
-    }
-    n->ftl = ftl_new(&n->cfg, err, sizeof(err));
     if (!n->ftl) {
-        error_setg(errp, "%s", err);
+        if (ftl_config_validate(&n->cfg, err, sizeof(err))) {
+            error_setg(errp, "%s", err);
+            return false;
+        }
+        n->ftl = ftl_new(&n->cfg, err, sizeof(err));
+        if (!n->ftl) {
+            error_setg(errp, "%s", err);
+            return false;
+        }
+        n->ftl_used = 0;
+    }
+    ns->ftl_base = n->ftl_used;
+    ns->blocks = ns->size_mb ? (ns->size_mb * MiB) >> n->lba_shift
+                             : ftl_ns_blocks(n->ftl);
+    if (ns->blocks > ftl_ns_blocks(n->ftl) - n->ftl_used) {
+        error_setg(errp, "namespace_sizes: namespace %u does not fit the "
+                   "FTL (%" PRIu64 " blocks left)", ns->nsid,
+                   ftl_ns_blocks(n->ftl) - n->ftl_used);
         return false;
     }
-    n->ns_blocks = ftl_ns_blocks(n->ftl);
+    n->ftl_used += ns->blocks;
     return true;
 }
 
 /* C0h of a BlackBox SSD: the FTL's counters */
-static void femu_bbssd_log_c0(FemuCtrl *n, FemuLogFtl *log)
+static void femu_bbssd_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
 {
     struct ftl_counters c = {};
     uint32_t waf;
@@ -61,7 +76,7 @@ static void femu_bbssd_log_c0(FemuCtrl *n, FemuLogFtl *log)
 }
 
 /* 0xEF codes 1-5 on the FTL (docs/controls.md) */
-static void femu_bbssd_control(FemuCtrl *n, uint32_t code)
+static void femu_bbssd_control(FemuCtrl *n, FemuNamespace *ns, uint32_t code)
 {
     femu_ftl_lock_main(n);
     switch (code) {
@@ -89,7 +104,7 @@ static void femu_bbssd_control(FemuCtrl *n, uint32_t code)
  */
 #define FEMU_NOSSD_MAX_DEVSZ_MB (64 * MiB)
 
-static bool femu_nossd_realize(FemuCtrl *n, Error **errp)
+static bool femu_nossd_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
 {
     struct ftl_config *c = &n->cfg;
     char err[256];
@@ -104,8 +119,9 @@ static bool femu_nossd_realize(FemuCtrl *n, Error **errp)
                    c->devsz_mb, (uint64_t)FEMU_NOSSD_MAX_DEVSZ_MB);
         return false;
     }
-    n->ns_blocks = ftl_cfg_ns_blocks(c);
-    if (!n->ns_blocks) {
+    ns->blocks = ns->size_mb ? (ns->size_mb * MiB) >> n->lba_shift
+                             : ftl_cfg_ns_blocks(c);
+    if (!ns->blocks) {
         error_setg(errp, "devsz_mb/op_pcent give an empty namespace");
         return false;
     }
@@ -132,6 +148,7 @@ static const FemuModeOps femu_modes[] = {
         .write = femu_io_write,
         .write_zeroes = femu_io_write_zeroes,
         .dsm_deallocates = true,
+        .uses_ftl = true,
         .log_c0 = femu_bbssd_log_c0,
         .control = femu_bbssd_control,
     },

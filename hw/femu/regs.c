@@ -446,7 +446,7 @@ void femu_regs_init(FemuCtrl *n)
     /* a namespace of another command set than NVM (zoned) needs
      * CC.CSS = 110b (I/O command sets) */
     NVME_CAP_SET_CSS(cap, NVME_CAP_CSS_NCSS |
-                     (n->mode->csi != NVME_CSI_NVM ? NVME_CAP_CSS_IOCSS : 0));
+                     (femu_zns_ns(n) ? NVME_CAP_CSS_IOCSS : 0));
     NVME_CAP_SET_MPSMIN(cap, 0);    /* 4 KiB pages only */
     NVME_CAP_SET_MPSMAX(cap, 0);
     stq_le_p(&n->bar.cap, cap);
