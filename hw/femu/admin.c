@@ -13,9 +13,6 @@
 #include "femu.h"
 #include "trace.h"
 
-#define FEMU_MODEL_BBSSD    "FEMU BlackBox-SSD Controller"
-#define FEMU_MODEL_NOSSD    "FEMU NoSSD Controller"
-#define FEMU_MODEL_ZNS      "FEMU ZNS-SSD Controller"
 #define FEMU_FW_REV         "1.0"
 /*
  * Identify Namespace NSFEAT bits 5:4, OPTPERF = 01b: NPWG, NPWA, NPDG,
@@ -32,6 +29,17 @@ static void femu_strpad(uint8_t *dst, size_t len, const char *src)
     memcpy(dst, src, l);
 }
 
+/* Notices Identify OAES reports: every namespace mode's. */
+static uint32_t femu_oaes(FemuCtrl *n)
+{
+    uint32_t oaes = 0;
+
+    for (uint32_t i = 0; i < n->nns; i++) {
+        oaes |= n->ns[i].mode->oaes;
+    }
+    return oaes;
+}
+
 static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
 {
     NvmeIdCtrl id = {};
@@ -40,9 +48,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.vid = cpu_to_le16(n->params.vid);
     id.ssvid = cpu_to_le16(n->params.vid);
     femu_strpad(id.sn, sizeof(id.sn), n->sn);
-    femu_strpad(id.mn, sizeof(id.mn),
-                femu_is_bbssd(n) ? FEMU_MODEL_BBSSD :
-                femu_is_zns(n) ? FEMU_MODEL_ZNS : FEMU_MODEL_NOSSD);
+    femu_strpad(id.mn, sizeof(id.mn), n->mode->model);
     femu_strpad(id.fr, sizeof(id.fr), FEMU_FW_REV);
     id.rab = 6;
     id.ieee[0] = 0x1d;
@@ -67,8 +73,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
      * In mode 3 also bit 27, Zone Descriptor Changed Notices (ZNS Command
      * Set 1.1, Identify Controller), with log page BFh.
      */
-    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR |
-                          (femu_is_zns(n) ? FEMU_OAES_ZDCN : 0));
+    id.oaes = cpu_to_le32(NVME_OAES_NS_ATTR | femu_oaes(n));
     id.frmw = NVME_FRMW_SLOT1_RO | (1 << 1);    /* one read-only slot */
     /*
      * LPA (5.17.2.1): bit 0, the SMART / Health log page per namespace.
@@ -86,7 +91,7 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     /* a queue of mqes + 1 entries; MAXCMD is 16 bits: mqes=65535 would
      * wrap to 0 */
     id.maxcmd = cpu_to_le16(MIN((uint32_t)n->params.mqes + 1, UINT16_MAX));
-    id.nn = cpu_to_le32(1);
+    id.nn = cpu_to_le32(n->nns);
     id.oncs = cpu_to_le16(n->params.oncs);
     id.vwc = n->params.vwc ?
              NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT : 0;
@@ -104,11 +109,11 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     return femu_dma_cmd(n, cmd, (uint8_t *)&id, sizeof(id), true);
 }
 
-static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
+static void femu_fill_id_ns(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
 {
     uint32_t pg_lbas = (n->cfg.secs_per_pg * 512) >> n->lba_shift;
 
-    uint64_t nuse = n->ns_blocks;
+    uint64_t nuse = ns->blocks;
 
     /*
      * NUSE (NVM Command Set spec 4.1.5.1, Identify Namespace): with an
@@ -118,22 +123,25 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
      * pages (NPDG), so a 512 B write counts its page's blocks.  NoSSD
      * has no mapping: NUSE = NCAP, as the spec allows.
      */
-    if (n->ftl) {
+    if (ns->mode->uses_ftl) {
+        /* several namespaces: the FTL's pages in this one's range */
         femu_ftl_lock_main(n);
-        nuse = MIN(ftl_mapped_pages(n->ftl) * MAX(pg_lbas, 1), n->ns_blocks);
+        nuse = n->nns > 1 ?
+               ftl_mapped_pages_in(n->ftl, ns->ftl_base, ns->blocks) :
+               ftl_mapped_pages(n->ftl);
+        nuse = MIN(nuse * MAX(pg_lbas, 1), ns->blocks);
         qemu_mutex_unlock(&n->ftl_lock);
     }
-    id->nsze = cpu_to_le64(n->ns_blocks);
-    id->ncap = cpu_to_le64(n->ns_blocks);
+    id->nsze = cpu_to_le64(ns->blocks);
+    id->ncap = cpu_to_le64(ns->blocks);
     id->nuse = cpu_to_le64(nuse);
     /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
-    id->nsfeat = FEMU_NSFEAT_OPTPERF | (n->ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
+    id->nsfeat = FEMU_NSFEAT_OPTPERF |
+                 (ns->mode->uses_ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
-    /* DLFEAT: deallocated blocks read as zeroes; Write Zeroes deallocates.
-     * A zoned namespace takes deallocation as a hint (the data stays) and
-     * writes its zeroes at the write pointer: nothing to report. */
-    id->dlfeat = femu_is_zns(n) ? 0 : 0x1 | (1 << 3);
+    /* DLFEAT: the mode's (mode.c) */
+    id->dlfeat = ns->mode->dlfeat;
     id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
     id->npwa = id->npwg;
     id->npdg = id->npwg;
@@ -144,10 +152,13 @@ static void femu_fill_id_ns(FemuCtrl *n, NvmeIdNs *id)
     id->lbaf[1].ds = 12;
     id->lbaf[0].rp = n->cfg.secsz == 512 ? 0 : 2;
     id->lbaf[1].rp = n->cfg.secsz == 4096 ? 0 : 2;
-    /* identifiers unique per instance (Linux rejects duplicates) */
-    id->eui64 = cpu_to_be64(0x1d1d1d0000000000ULL + n->instance);
+    /* identifiers unique per instance and namespace (Linux rejects
+     * duplicates); namespace 1's are what they were with one namespace */
+    id->eui64 = cpu_to_be64(0x1d1d1d0000000000ULL + n->instance +
+                            ((uint64_t)(ns->nsid - 1) << 24));
     id->nguid[0] = 0x1d;
     id->nguid[1] = 0x1d;
+    id->nguid[13] = ns->nsid - 1;
     id->nguid[15] = n->instance & 0xff;
     id->nguid[14] = (n->instance >> 8) & 0xff;
 }
@@ -157,6 +168,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
     NvmeIdentify *c = (NvmeIdentify *)cmd;
     uint32_t nsid = le32_to_cpu(c->nsid);
     uint8_t buf[NVME_IDENTIFY_DATA_SIZE] = {};
+    FemuNamespace *ns;
 
     switch (c->cns) {
     case NVME_ID_CNS_CTRL:
@@ -169,15 +181,16 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
          * namespaces, which only a controller with Namespace Management
          * reports; without it (OACS bit 3 = 0) the command is aborted
          * with Invalid Namespace or Format (NVMe 2.0 5.17.2.1, CNS 00h).
-         * Other NSIDs than 1 are invalid here (NN = 1, 3.2.1.2).
+         * NSIDs above NN are invalid (3.2.1.2).
          */
-        if (nsid != 1) {
+        ns = femu_ns(n, nsid);
+        if (!ns) {
             FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
-        if (c->cns == NVME_ID_CNS_CS_NS && c->csi == NVME_CSI_ZONED &&
-            femu_is_zns(n)) {
-            femu_zns_identify_ns(n, buf);
+        if (c->cns == NVME_ID_CNS_CS_NS && c->csi == ns->mode->csi &&
+            ns->mode->identify_ns_csi) {
+            ns->mode->identify_ns_csi(n, ns, buf);
             break;
         }
         if (c->cns == NVME_ID_CNS_CS_NS && c->csi != 0) {
@@ -185,7 +198,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         if (c->cns == NVME_ID_CNS_NS) {
-            femu_fill_id_ns(n, (NvmeIdNs *)buf);
+            femu_fill_id_ns(n, ns, (NvmeIdNs *)buf);
         } else if (c->cns == NVME_ID_CNS_CS_IND_NS) {
             NvmeIdNsInd *ind = (NvmeIdNsInd *)buf;
             ind->nsfeat = FEMU_NSFEAT_OPTPERF;
@@ -195,8 +208,9 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         /* CNS 05h with CSI NVM: NvmeIdNsNvm, all zero (no PI formats) */
         break;
     case NVME_ID_CNS_CS_CTRL:
-        if (c->csi == NVME_CSI_ZONED && femu_is_zns(n)) {
-            femu_zns_identify_ctrl(n, buf);
+        if (c->csi != NVME_CSI_NVM && femu_zns_ns(n) &&
+            c->csi == femu_zns_ns(n)->mode->csi) {
+            femu_zns_ns(n)->mode->identify_ctrl_csi(n, buf);
             break;
         }
         if (c->csi != 0) {
@@ -220,17 +234,23 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
-        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST && c->csi != 0 &&
-            !(c->csi == NVME_CSI_ZONED && femu_is_zns(n))) {
+        if (c->cns == NVME_ID_CNS_CS_NS_ACTIVE_LIST &&
+            c->csi != NVME_CSI_NVM && !femu_ns_of_csi(n, c->csi)) {
             FEMU_GUEST_ERR(femu_identify_bad_csi, c->cns, c->csi);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        if (nsid < 1) {
-            stl_le_p(buf, 1);
+        /* the active NSIDs above nsid, ascending (5.17.2.2); with a CSI,
+         * those of that command set (CNS 07h) */
+        for (uint32_t i = nsid, k = 0; i < n->nns; i++) {
+            if (c->cns == NVME_ID_CNS_NS_ACTIVE_LIST ||
+                c->csi == NVME_CSI_NVM || n->ns[i].mode->csi == c->csi) {
+                stl_le_p(buf + 4 * k++, n->ns[i].nsid);
+            }
         }
         break;
     case NVME_ID_CNS_NS_DESCR_LIST:
-        if (nsid != 1) {
+        ns = femu_ns(n, nsid);
+        if (!ns) {
             FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
         }
@@ -239,27 +259,27 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             NvmeIdNs id = {};
             uint8_t *p = buf;
 
-            femu_fill_id_ns(n, &id);
+            femu_fill_id_ns(n, ns, &id);
             p[0] = NVME_NIDT_EUI64; p[1] = NVME_NIDL_EUI64;
             memcpy(p + 4, &id.eui64, 8);
             p += 4 + 8;
             p[0] = NVME_NIDT_NGUID; p[1] = NVME_NIDL_NGUID;
             memcpy(p + 4, id.nguid, 16);
             p += 4 + 16;
-            if (!qemu_uuid_is_null(&n->params.uuid)) {
+            if (!qemu_uuid_is_null(&ns->uuid)) {
                 p[0] = NVME_NIDT_UUID; p[1] = NVME_NIDL_UUID;
-                memcpy(p + 4, n->params.uuid.data, NVME_NIDL_UUID);
+                memcpy(p + 4, ns->uuid.data, NVME_NIDL_UUID);
                 p += 4 + NVME_NIDL_UUID;
             }
             p[0] = NVME_NIDT_CSI; p[1] = NVME_NIDL_CSI;
-            p[4] = femu_is_zns(n) ? NVME_CSI_ZONED : NVME_CSI_NVM;
+            p[4] = ns->mode->csi;
         }
         break;
     case NVME_ID_CNS_IO_COMMAND_SET:
-        /* one I/O command set combination: NVM (bit 0), with Zoned
-         * Namespace (bit 2) in femu_mode=3 */
-        stq_le_p(buf, femu_is_zns(n) ? 1 << NVME_CSI_NVM | 1 << NVME_CSI_ZONED
-                                     : 1);
+        /* one I/O command set combination: NVM (bit 0), with the
+         * namespace's own (Zoned Namespace, bit 2, in femu_mode=3) */
+        stq_le_p(buf, 1 << NVME_CSI_NVM |
+                      (femu_zns_ns(n) ? 1ULL << NVME_CSI_ZONED : 0));
         break;
     case NVME_ID_CNS_ENDURANCE_GROUP_LIST:
         if (femu_fdp_endgid(n)) {
@@ -571,29 +591,15 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
         femu_lat_reset(n);
         break;
     }
-    if (femu_is_zns(n)) {
-        femu_zns_control(n, code);
-        return NVME_SUCCESS;
+    /* each back end once: the FTL (every BlackBox namespace's), zones */
+    for (uint32_t i = 0, ftl_done = 0; i < n->nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+
+        if (!ns->mode->control || (ns->mode->uses_ftl && ftl_done++)) {
+            continue;
+        }
+        ns->mode->control(n, ns, code);
     }
-    if (!n->ftl) {
-        return NVME_SUCCESS;        /* NoSSD: no FTL to control */
-    }
-    femu_ftl_lock_main(n);
-    switch (code) {
-    case FEMU_CTRL_GC_DELAY_ON:
-    case FEMU_CTRL_GC_DELAY_OFF:
-        ftl_set_gc_delay(n->ftl, code == FEMU_CTRL_GC_DELAY_ON);
-        break;
-    case FEMU_CTRL_DELAY_BUILTIN:
-    case FEMU_CTRL_DELAY_OFF:
-        ftl_set_delay_mode(n->ftl, femu_ctrl_delay_mode(code));
-        break;
-    case FEMU_CTRL_RESET_COUNTERS:
-        ftl_reset_counters(n->ftl);
-        break;
-    }
-    femu_capture(n, FTL_IOTRACE_CONTROL, 0, 0, 0, code, get_clock(), 0);
-    qemu_mutex_unlock(&n->ftl_lock);
     return NVME_SUCCESS;
 }
 

@@ -28,7 +28,7 @@ static int femu_next_instance;
 
 bool femu_is_bbssd(FemuCtrl *n)
 {
-    return n->params.femu_mode == FEMU_MODE_BBSSD;
+    return n->mode->mode == FEMU_MODE_BBSSD;
 }
 
 static bool femu_parse_gc(FemuCtrl *n, Error **errp)
@@ -48,36 +48,6 @@ static bool femu_parse_gc(FemuCtrl *n, Error **errp)
     return true;
 }
 
-/*
- * Namespace size for femu_mode=2: the FTL's geometry checks and sizing
- * rule, without an FTL.  With op_pcent unset the namespace need not fit
- * the NAND (nothing is stored in it): devsz_mb only has a bound of its
- * own.
- */
-#define FEMU_NOSSD_MAX_DEVSZ_MB (64 * MiB)
-
-static bool femu_nossd_size(FemuCtrl *n, Error **errp)
-{
-    struct ftl_config *c = &n->cfg;
-    char err[256];
-
-    if (ftl_config_check_geometry(c, err, sizeof(err))) {
-        error_setg(errp, "%s", err);
-        return false;
-    }
-    if (c->op_pcent < 0 &&
-        (!c->devsz_mb || c->devsz_mb > FEMU_NOSSD_MAX_DEVSZ_MB)) {
-        error_setg(errp, "devsz_mb=%" PRIu64 ": must be 1..%" PRIu64,
-                   c->devsz_mb, (uint64_t)FEMU_NOSSD_MAX_DEVSZ_MB);
-        return false;
-    }
-    n->ns_blocks = ftl_cfg_ns_blocks(c);
-    if (!n->ns_blocks) {
-        error_setg(errp, "devsz_mb/op_pcent give an empty namespace");
-        return false;
-    }
-    return true;
-}
 
 static bool femu_check_params(FemuCtrl *n, Error **errp)
 {
@@ -85,9 +55,8 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
     if (!femu_props_check(n, errp)) {
         return false;
     }
-    if (n->params.femu_mode != FEMU_MODE_BBSSD &&
-        n->params.femu_mode != FEMU_MODE_NOSSD &&
-        n->params.femu_mode != FEMU_MODE_ZNS) {
+    n->mode = femu_mode_ops(n->params.femu_mode);
+    if (!n->mode) {
         error_setg(errp, "femu_mode=%u is not implemented; use 1 "
                    "(BlackBox SSD), 2 (NoSSD) or 3 (Zoned Namespace SSD)",
                    n->params.femu_mode);
@@ -233,14 +202,51 @@ static bool femu_check_dma_as(FemuCtrl *n, Error **errp)
     return true;
 }
 
+/* Every namespace's zones and data (a failed realize's too). */
+static void femu_ns_fini(FemuCtrl *n)
+{
+    for (uint32_t i = 0; i < FEMU_MAX_NAMESPACES; i++) {
+        femu_zns_unrealize(&n->ns[i]);
+        femu_store_fini(&n->ns[i].store);
+    }
+}
+
+/*
+ * What several namespaces per controller do not have yet: the state
+ * file, the I/O trace and FDP speak of one namespace.
+ */
+static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
+{
+    if (n->nns < 2) {
+        return true;
+    }
+    if (n->params.state_path) {
+        error_setg(errp, "state=%s: state files hold one namespace; "
+                   "namespaces=%u", n->params.state_path, n->nns);
+        return false;
+    }
+    if (n->params.io_trace_path) {
+        error_setg(errp, "io_trace=%s: I/O traces hold one namespace; "
+                   "namespaces=%u", n->params.io_trace_path, n->nns);
+        return false;
+    }
+    if (n->params.subsys_id) {
+        error_setg(errp, "subsys=%s: FDP with several namespaces is not "
+                   "provided yet; namespaces=%u", n->params.subsys_id,
+                   n->nns);
+        return false;
+    }
+    return true;
+}
+
 static void femu_realize(PCIDevice *pdev, Error **errp)
 {
     ERRP_GUARD();
     FemuCtrl *n = FEMU(pdev);
-    char err[256];
     uint64_t bytes;
 
-    if (!femu_check_params(n, errp) || !femu_check_dma_as(n, errp)) {
+    if (!femu_check_params(n, errp) || !femu_check_dma_as(n, errp) ||
+        !femu_check_namespaces(n, errp)) {
         return;
     }
     if (!femu_resolve_subsys(n, errp)) {
@@ -251,29 +257,26 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     }
     femu_fdp_fill_cfg(n, &n->cfg);
 
-    if (femu_is_bbssd(n)) {
-        if (ftl_config_validate(&n->cfg, err, sizeof(err))) {
-            error_setg(errp, "%s", err);
-            goto fail_fdp;
-        }
-        n->ftl = ftl_new(&n->cfg, err, sizeof(err));
-        if (!n->ftl) {
-            error_setg(errp, "%s", err);
-            goto fail_fdp;
-        }
-        n->ns_blocks = ftl_ns_blocks(n->ftl);
-    } else if (femu_is_zns(n)) {
-        if (!femu_zns_realize(n, errp)) {
-            goto fail_fdp;
-        }
-    } else if (!femu_nossd_size(n, errp)) {
-        goto fail_fdp;
-    }
     n->lba_shift = ctz32(n->cfg.secsz);
     n->max_xfer = (uint64_t)FEMU_PAGE_SIZE << n->params.mdts;
-    bytes = n->ns_blocks << n->lba_shift;
-    if (femu_store_init(&n->store, bytes, errp)) {
-        goto fail_ftl;
+    /* each namespace's back end (FTL range, zones or nothing: mode.c)
+     * and its data */
+    for (uint32_t i = 0; i < n->nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+
+        if (!ns->mode->realize(n, ns, errp)) {
+            goto fail_ftl;
+        }
+        bytes = ns->blocks << n->lba_shift;
+        if (femu_store_init(&ns->store, bytes, errp)) {
+            goto fail_ftl;
+        }
+        /* namespace 1 has the uuid property's; the others a random one */
+        if (i == 0) {
+            ns->uuid = n->params.uuid;
+        } else if (!qemu_uuid_is_null(&n->params.uuid)) {
+            qemu_uuid_generate(&ns->uuid);
+        }
     }
 
     n->instance = femu_next_instance++;
@@ -285,7 +288,6 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     if (!femu_state_realize(n, errp) || !femu_block_migration(n, errp) ||
         !femu_capture_realize(n, errp)) {
         femu_state_unrealize(n);
-        femu_store_fini(&n->store);
         goto fail_ftl;
     }
     n->start_ns = get_clock();
@@ -316,7 +318,7 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->exit_notifier.notify = femu_exit_notify;
     qemu_add_exit_notifier(&n->exit_notifier);
     n->vm_state = qemu_add_vm_change_state_handler(femu_vm_state_change, n);
-    trace_femu_realize(n->instance, n->params.femu_mode, n->ns_blocks,
+    trace_femu_realize(n->instance, n->params.femu_mode, n->ns[0].blocks,
                        n->cfg.secsz, n->params.queues, n->params.npollers);
     return;
 
@@ -328,14 +330,12 @@ fail_bh:
     g_free(n->cq);
     qemu_mutex_destroy(&n->ftl_lock);
     qemu_mutex_destroy(&n->err_lock);
-    femu_store_fini(&n->store);
 fail_ftl:
-    femu_zns_unrealize(n);
+    femu_ns_fini(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
     }
-fail_fdp:
     femu_fdp_unrealize(n);
 }
 
@@ -354,7 +354,6 @@ static void femu_exit(PCIDevice *pdev)
     g_free(n->sq);
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
-    femu_zns_unrealize(n);
     femu_state_unrealize(n);
     if (n->ftl) {
         ftl_free(n->ftl);
@@ -362,7 +361,7 @@ static void femu_exit(PCIDevice *pdev)
     }
     qemu_mutex_destroy(&n->ftl_lock);
     qemu_mutex_destroy(&n->err_lock);
-    femu_store_fini(&n->store);
+    femu_ns_fini(n);
     femu_fdp_unrealize(n);
 }
 

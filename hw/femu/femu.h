@@ -3,6 +3,8 @@
  *
  * Controller state shared by the files of hw/femu:
  *   femu.c    QOM types, realize/unrealize, femu-subsys
+ *   mode.c    the namespace modes (BlackBox, NoSSD, zoned): one table of
+ *             operations each (FemuModeOps)
  *   props.c   the property rows of both devices (and FEMU upstream's
  *             names), QOM properties made from them, their checks
  *   regs.c    BAR0 registers, doorbells, enable/disable/reset, interrupts
@@ -235,9 +237,12 @@ struct FemuPoller {
 };
 
 /* The result of executing one command. */
+typedef struct FemuNamespace FemuNamespace;
+
 typedef struct FemuReq {
     NvmeCmd cmd;
     FemuSQ *sq;
+    FemuNamespace *ns;      /* the command's namespace (I/O commands) */
     uint16_t status;
     uint32_t result;
     int64_t arrival_ns;
@@ -258,6 +263,31 @@ typedef struct FemuStore {
      * their residency (swapped-out pages read as not resident). */
     unsigned long *written;
 } FemuStore;
+
+#define FEMU_MAX_NAMESPACES     16
+
+/*
+ * One namespace (NSID = index + 1).  BlackBox SSD namespaces share the
+ * controller's one FTL (n->ftl), each over its own range of the FTL's
+ * logical blocks from ftl_base: one NAND, one GC, as on a real drive.  A
+ * zoned namespace has its zones over a NAND slice of its own; NoSSD has
+ * only its data.
+ */
+struct FemuNamespace {
+    uint32_t nsid;
+    const struct FemuModeOps *mode;
+    uint64_t blocks;        /* NSZE = NCAP, logical blocks */
+    uint64_t size_mb;       /* asked for (namespace_sizes); 0: devsz_mb */
+    uint64_t ftl_base;      /* BlackBox: its first logical block in the FTL */
+    FemuStore store;        /* its data */
+    struct zns *zns;        /* zoned: its zones */
+    QemuUUID uuid;          /* Identify descriptor 03h; null: none */
+    /* SMART / Health per namespace (atomics; the controller's are apart) */
+    uint64_t bytes_read;
+    uint64_t bytes_written;
+    uint64_t host_read_cmds;
+    uint64_t host_write_cmds;
+};
 
 typedef struct FemuAerEvent {
     uint8_t type;
@@ -327,6 +357,48 @@ typedef struct FemuParams {
     uint16_t oncs;
 } FemuParams;
 
+/*
+ * What a namespace's mode (femu_mode, FEMU upstream's namespace_modes
+ * token) does, chosen once at realize (mode.c): its back end, its NVM
+ * commands and what Identify and the log pages say of it.  Adding a mode
+ * is adding one table.
+ */
+typedef uint16_t (*FemuIoFn)(FemuCtrl *n, FemuReq *req);
+
+struct FemuModeOps {
+    uint32_t mode;              /* FEMU_MODE_* */
+    const char *token;          /* FEMU upstream's namespace_modes name */
+    const char *model;          /* Identify Controller MN */
+    uint8_t csi;                /* command set of the namespace (NVMe 2.0
+                                 * 5.17.2.3, descriptor 04h) */
+    uint8_t dlfeat;             /* Identify Namespace DLFEAT */
+    uint32_t oaes;              /* notices it adds to Identify OAES */
+    /* the namespace's back end (FTL range, zones, nothing); sets
+     * ns->blocks */
+    bool (*realize)(FemuCtrl *n, FemuNamespace *ns, Error **errp);
+    /* NVM commands; NULL: Invalid Command Opcode (and not in the
+     * Commands Supported and Effects log) */
+    FemuIoFn read;
+    FemuIoFn write;
+    FemuIoFn write_zeroes;
+    FemuIoFn zone_append;
+    FemuIoFn zone_mgmt_send;
+    FemuIoFn zone_mgmt_recv;
+    /* Dataset Management deallocate unmaps (false: a hint only) */
+    bool dsm_deallocates;
+    /* its blocks are a range of the controller's FTL (n->ftl) */
+    bool uses_ftl;
+    /* Identify CNS 05h / 06h for the mode's command set, into a zeroed
+     * 4 KiB buffer; NULL for the NVM command set */
+    void (*identify_ns_csi)(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf);
+    void (*identify_ctrl_csi)(FemuCtrl *n, uint8_t *buf);
+    /* log page C0h's counters (NULL: nothing written, WAF 1000) */
+    void (*log_c0)(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log);
+    /* 0xEF codes 1-5 on the back end (NULL: nothing to control) */
+    void (*control)(FemuCtrl *n, FemuNamespace *ns, uint32_t code);
+};
+typedef struct FemuModeOps FemuModeOps;
+
 struct FemuCtrl {
     PCIDevice parent_obj;
 
@@ -350,25 +422,26 @@ struct FemuCtrl {
     Error *save_err;
     Error *migration_blocker;   /* set while a state file is in use */
     FemuSubsys *subsys;     /* resolved from subsys_id at realize */
+    const FemuModeOps *mode;    /* namespace 1's mode table (mode.c) */
 
     /* derived at realize */
     int instance;
     char sn[21];
-    uint64_t ns_blocks;
-    uint32_t lba_shift;
+    uint32_t lba_shift;     /* every namespace has the same block size */
     uint64_t max_xfer;      /* bytes, from mdts */
     uint32_t reg_size;
     int64_t start_ns;
 
     /* FTL (mode 1); ftl_lock makes one owner of the FTL at a time */
     struct ftl *ftl;
+    uint64_t ftl_used;      /* FTL blocks the BlackBox namespaces took */
     QemuMutex ftl_lock;
     int ftl_waiters;        /* main-loop threads waiting for it (atomic) */
 
     /* Zoned namespace (mode 3), also owned under ftl_lock */
-    struct zns *zns;
 
-    FemuStore store;
+    FemuNamespace ns[FEMU_MAX_NAMESPACES];
+    uint32_t nns;           /* namespaces: NSIDs 1..nns */
 
     /* queues; sq[0]/cq[0] are the admin queues */
     FemuSQ **sq;
@@ -442,6 +515,27 @@ struct FemuCtrl {
 
 /* femu.c */
 bool femu_is_bbssd(FemuCtrl *n);
+
+/* The namespace NSID names (1..nns), or NULL. */
+static inline FemuNamespace *femu_ns(FemuCtrl *n, uint32_t nsid)
+{
+    return nsid >= 1 && nsid <= n->nns ? &n->ns[nsid - 1] : NULL;
+}
+
+/* A namespace of command set CSI, or NULL. */
+static inline FemuNamespace *femu_ns_of_csi(FemuCtrl *n, uint8_t csi)
+{
+    for (uint32_t i = 0; i < n->nns; i++) {
+        if (n->ns[i].mode->csi == csi) {
+            return &n->ns[i];
+        }
+    }
+    return NULL;
+}
+
+/* mode.c: the table of femu_mode MODE, or NULL for a mode not provided */
+const FemuModeOps *femu_mode_ops(uint32_t mode);
+const FemuModeOps *femu_mode_by_token(const char *token);
 
 /* props.c */
 void femu_props_class_init(ObjectClass *oc);
@@ -525,7 +619,11 @@ void femu_lat_reset(FemuCtrl *n);
 
 /* io.c */
 void femu_io_exec(FemuCtrl *n, FemuReq *req);
-uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc);
+uint32_t femu_io_cmd_effects(FemuCtrl *n, const FemuModeOps *m, uint8_t opc);
+/* the BlackBox and NoSSD namespaces' NVM commands (mode.c's tables) */
+uint16_t femu_io_read(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_write(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req);
 
 /* poller.c */
 void femu_pollers_start(FemuCtrl *n, Error **errp);
@@ -595,16 +693,21 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req);
 
 /* zns.c: Zoned Namespace SSD, femu_mode=3 */
 bool femu_is_zns(FemuCtrl *n);
-bool femu_zns_realize(FemuCtrl *n, Error **errp);
-void femu_zns_unrealize(FemuCtrl *n);
+FemuNamespace *femu_zns_ns(FemuCtrl *n);
+bool femu_zns_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp);
+void femu_zns_unrealize(FemuNamespace *ns);
 /* Identify CNS 06h / 05h for CSI 02h into a zeroed 4 KiB buffer. */
 void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf);
-void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf);
+void femu_zns_identify_ns(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf);
 uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes);
+uint16_t femu_zns_write_cmd(FemuCtrl *n, FemuReq *req);
+uint16_t femu_zns_append(FemuCtrl *n, FemuReq *req);
+uint16_t femu_zns_write_zeroes(FemuCtrl *n, FemuReq *req);
+void femu_zns_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log);
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);
-void femu_zns_control(FemuCtrl *n, uint32_t code);
+void femu_zns_control(FemuCtrl *n, FemuNamespace *ns, uint32_t code);
 /* Changed Zone List log page BFh into a zeroed 4096-byte buffer. */
 void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);
 /* A read of BFh with RAE cleared that transferred bytes off .. off +

@@ -10,23 +10,29 @@
 #include "femu.h"
 #include "trace.h"
 
-uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc)
+uint32_t femu_io_cmd_effects(FemuCtrl *n, const FemuModeOps *m, uint8_t opc)
 {
+    const uint32_t lbcc = NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC;
+
     switch (opc) {
     case NVME_CMD_FLUSH:
-    case NVME_CMD_READ:
         return NVME_CMD_EFF_CSUPP;
+    case NVME_CMD_READ:
+        return m->read ? NVME_CMD_EFF_CSUPP : 0;
     case NVME_CMD_WRITE:
+        return m->write ? lbcc : 0;
     case NVME_CMD_WRITE_ZEROES:
+        return m->write_zeroes ? lbcc : 0;
     case NVME_CMD_DSM:
-        return NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC;
+        return lbcc;
     case NVME_CMD_IO_MGMT_RECV:
         return femu_fdp_ctratt(n) ? NVME_CMD_EFF_CSUPP : 0;
     case NVME_CMD_ZONE_MGMT_RECV:
-        return femu_is_zns(n) ? NVME_CMD_EFF_CSUPP : 0;
+        return m->zone_mgmt_recv ? NVME_CMD_EFF_CSUPP : 0;
     case NVME_CMD_ZONE_MGMT_SEND:
+        return m->zone_mgmt_send ? lbcc : 0;
     case NVME_CMD_ZONE_APPEND:
-        return femu_is_zns(n) ? NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
+        return m->zone_append ? lbcc : 0;
     case NVME_CMD_IO_MGMT_SEND:
         return femu_fdp_ctratt(n) ?
                NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
@@ -35,10 +41,11 @@ uint32_t femu_io_cmd_effects(FemuCtrl *n, uint8_t opc)
     }
 }
 
-static uint16_t femu_check_range(FemuCtrl *n, uint64_t slba, uint64_t nlb)
+static uint16_t femu_check_range(FemuNamespace *ns, uint64_t slba,
+                                 uint64_t nlb)
 {
-    if (slba >= n->ns_blocks || nlb > n->ns_blocks - slba) {
-        FEMU_GUEST_ERR(femu_io_bad_range, slba, nlb, n->ns_blocks);
+    if (slba >= ns->blocks || nlb > ns->blocks - slba) {
+        FEMU_GUEST_ERR(femu_io_bad_range, slba, nlb, ns->blocks);
         return NVME_LBA_RANGE | NVME_DNR;
     }
     return NVME_SUCCESS;
@@ -63,7 +70,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     uint32_t pid = FTL_PID_NONE;
     uint16_t status;
 
-    status = femu_check_range(n, slba, nlb);
+    status = femu_check_range(req->ns, slba, nlb);
     if (status) {
         return status;
     }
@@ -79,11 +86,12 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         }
     }
     /* the copy goes straight between guest RAM and the store */
-    status = femu_dma_cmd(n, &req->cmd, n->store.base + (slba << n->lba_shift),
+    status = femu_dma_cmd(n, &req->cmd,
+                          req->ns->store.base + (slba << n->lba_shift),
                           len, !is_write);
     if (is_write) {
         /* after the copy (a failed one may have copied part of it) */
-        femu_store_mark(&n->store, slba << n->lba_shift, len);
+        femu_store_mark(&req->ns->store, slba << n->lba_shift, len);
     }
     if (status) {
         return status;
@@ -96,14 +104,16 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
          */
         req->due_ns = get_clock();
     }
-    if (n->ftl) {
+    if (req->ns->mode->uses_ftl) {
         int64_t start = req->due_ns;
 
         femu_ftl_lock(n);
         if (is_write) {
-            req->due_ns = ftl_write(n->ftl, slba, nlb, pid, start);
+            req->due_ns = ftl_write(n->ftl, req->ns->ftl_base + slba, nlb,
+                                    pid, start);
         } else {
-            req->due_ns = ftl_read(n->ftl, slba, nlb, start);
+            req->due_ns = ftl_read(n->ftl, req->ns->ftl_base + slba, nlb,
+                                   start);
         }
         if (req->due_ns != (int64_t)FTL_TIME_ERROR) {
             /* the host link and the firmware CPU (0: off) */
@@ -123,12 +133,26 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     if (is_write) {
         qatomic_add(&n->bytes_written, len);
         qatomic_inc(&n->host_write_cmds);
+        qatomic_add(&req->ns->bytes_written, len);
+        qatomic_inc(&req->ns->host_write_cmds);
     } else {
         qatomic_add(&n->bytes_read, len);
         qatomic_inc(&n->host_read_cmds);
+        qatomic_add(&req->ns->bytes_read, len);
+        qatomic_inc(&req->ns->host_read_cmds);
     }
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;
+}
+
+uint16_t femu_io_read(FemuCtrl *n, FemuReq *req)
+{
+    return femu_rw(n, req, false);
+}
+
+uint16_t femu_io_write(FemuCtrl *n, FemuReq *req)
+{
+    return femu_rw(n, req, true);
 }
 
 /* NAND pages the FTL unmaps per step: between two steps a main-loop
@@ -138,14 +162,14 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
 /* Unmap [slba, slba + nlb): the store reads zeroes, the FTL forgets it.
  * op: how an I/O trace records each step (a deallocate range, with more
  * to follow, or Write Zeroes). */
-static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb, uint8_t op,
-                       int64_t at_ns)
+static void femu_unmap(FemuCtrl *n, FemuNamespace *ns, uint64_t slba,
+                       uint32_t nlb, uint8_t op, int64_t at_ns)
 {
     uint64_t bpp, step, end = slba + nlb;
 
-    femu_store_discard(&n->store, slba << n->lba_shift,
+    femu_store_discard(&ns->store, slba << n->lba_shift,
                        (uint64_t)nlb << n->lba_shift);
-    if (!n->ftl) {
+    if (!ns->mode->uses_ftl) {
         return;
     }
     /* steps end on page boundaries: the FTL unmaps the pages a step
@@ -156,7 +180,7 @@ static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb, uint8_t op,
     for (uint64_t s = slba; s < end;) {
         uint64_t e = MIN(end, QEMU_ALIGN_DOWN(s, step) + step);
 
-        ftl_trim(n->ftl, s, e - s);
+        ftl_trim(n->ftl, ns->ftl_base + s, e - s);
         /* each step as the FTL took it: another poller's write may come
          * between two steps */
         femu_capture(n, op, op == FTL_IOTRACE_DEALLOC ? FTL_IOTRACE_F_MORE : 0,
@@ -170,18 +194,20 @@ static void femu_unmap(FemuCtrl *n, uint64_t slba, uint32_t nlb, uint8_t op,
     qemu_mutex_unlock(&n->ftl_lock);
 }
 
-static uint16_t femu_write_zeroes(FemuCtrl *n, FemuReq *req)
+uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req)
 {
     NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
     uint64_t slba = le64_to_cpu(rw->slba);
     uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
-    uint16_t status = femu_check_range(n, slba, nlb);
+    uint16_t status = femu_check_range(req->ns, slba, nlb);
 
     if (status) {
         return status;
     }
-    femu_unmap(n, slba, nlb, FTL_IOTRACE_WRITE_ZEROES, req->arrival_ns);
+    femu_unmap(n, req->ns, slba, nlb, FTL_IOTRACE_WRITE_ZEROES,
+               req->arrival_ns);
     qatomic_inc(&n->host_write_cmds);
+    qatomic_inc(&req->ns->host_write_cmds);
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;
 }
@@ -222,7 +248,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         uint64_t slba = le64_to_cpu(range[i].slba);
         uint32_t nlb = le32_to_cpu(range[i].nlb);
 
-        status = femu_check_range(n, slba, nlb);
+        status = femu_check_range(req->ns, slba, nlb);
         if (status) {
             return status;
         }
@@ -232,15 +258,15 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
     }
-    for (uint32_t i = 0; i < nr && !femu_is_zns(n); i++) {
+    for (uint32_t i = 0; i < nr && req->ns->mode->dsm_deallocates; i++) {
         uint32_t nlb = le32_to_cpu(range[i].nlb);
 
         if (nlb) {
-            femu_unmap(n, le64_to_cpu(range[i].slba), nlb,
+            femu_unmap(n, req->ns, le64_to_cpu(range[i].slba), nlb,
                        FTL_IOTRACE_DEALLOC, req->due_ns);
         }
     }
-    if (n->ftl && !femu_is_zns(n)) {
+    if (req->ns->mode->uses_ftl) {
         int64_t start = req->due_ns;
 
         /* the background-GC check every request makes (as reads and
@@ -266,15 +292,17 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
     uint32_t nsid = le32_to_cpu(cmd->nsid);
     uint16_t status;
 
+    req->ns = femu_ns(n, nsid);
     if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
         /* fused operations are not supported (FUSES = 0) */
         FEMU_GUEST_ERR(femu_cmd_fused, req->sq->sqid, le16_to_cpu(cmd->cid));
         status = NVME_INVALID_FIELD | NVME_DNR;
-    } else if (!femu_io_cmd_effects(n, cmd->opcode)) {
+    } else if (!femu_io_cmd_effects(n, req->ns ? req->ns->mode : n->mode,
+                                    cmd->opcode)) {
         FEMU_GUEST_ERR(femu_cmd_bad_opcode, req->sq->sqid,
                        le16_to_cpu(cmd->cid), cmd->opcode);
         status = NVME_INVALID_OPCODE | NVME_DNR;
-    } else if (nsid != 1 &&
+    } else if (!req->ns &&
                !(cmd->opcode == NVME_CMD_FLUSH &&
                  nsid == NVME_NSID_BROADCAST)) {
         FEMU_GUEST_ERR(femu_io_bad_nsid, req->sq->sqid, cmd->opcode, nsid);
@@ -287,26 +315,22 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
             status = NVME_SUCCESS;
             break;
         case NVME_CMD_WRITE:
-            status = femu_is_zns(n) ? femu_zns_write(n, req, false, false)
-                                    : femu_rw(n, req, true);
+            status = req->ns->mode->write(n, req);
             break;
         case NVME_CMD_READ:
-            status = femu_is_zns(n) ? femu_zns_read(n, req)
-                                    : femu_rw(n, req, false);
+            status = req->ns->mode->read(n, req);
             break;
         case NVME_CMD_WRITE_ZEROES:
-            /* zoned: a write of zeroes at the write pointer */
-            status = femu_is_zns(n) ? femu_zns_write(n, req, false, true)
-                                    : femu_write_zeroes(n, req);
+            status = req->ns->mode->write_zeroes(n, req);
             break;
         case NVME_CMD_ZONE_APPEND:
-            status = femu_zns_write(n, req, true, false);
+            status = req->ns->mode->zone_append(n, req);
             break;
         case NVME_CMD_ZONE_MGMT_SEND:
-            status = femu_zns_mgmt_send(n, req);
+            status = req->ns->mode->zone_mgmt_send(n, req);
             break;
         case NVME_CMD_ZONE_MGMT_RECV:
-            status = femu_zns_mgmt_recv(n, req);
+            status = req->ns->mode->zone_mgmt_recv(n, req);
             break;
         case NVME_CMD_DSM:
             status = femu_dsm(n, req);

@@ -17,39 +17,18 @@
 #include "femu.h"
 #include "trace.h"
 
-/* C0h from the FTL (mode 1) or the zone model (mode 3); NoSSD: 1000, 0s */
-static void femu_log_c0(FemuCtrl *n, FemuLogFtl *log)
+/*
+ * C0h: the namespace's mode fills in its counters (the FTL's are the
+ * whole FTL's, which every BlackBox namespace shares); NSID 0 or
+ * FFFFFFFFh: namespace 1's.  NoSSD: WAF 1000, all 0.
+ */
+static void femu_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
 {
-    struct ftl_counters c = {};
-    struct zns_counters z = {};
-    uint32_t waf = 1000;
-
-    if (femu_is_zns(n)) {
-        femu_ftl_lock_main(n);
-        zns_get_counters(n->zns, &z);
-        waf = zns_waf_x1000(n->zns);
-        qemu_mutex_unlock(&n->ftl_lock);
-        /* no device-side GC: nothing moved */
-        c.host_pages_written = z.host_pages_written;
-        c.host_pages_programmed = z.host_pages_programmed;
-    } else if (n->ftl) {
-        femu_ftl_lock_main(n);
-        ftl_get_counters(n->ftl, &c);
-        waf = ftl_waf_x1000(n->ftl);
-        qemu_mutex_unlock(&n->ftl_lock);
+    ns = ns ? ns : &n->ns[0];
+    log->waf_x1000 = cpu_to_le32(1000);
+    if (ns->mode->log_c0) {
+        ns->mode->log_c0(n, ns, log);
     }
-    log->waf_x1000 = cpu_to_le32(waf);
-    log->host_pages_written = cpu_to_le64(c.host_pages_written);
-    log->gc_pages_moved = cpu_to_le64(c.gc_pages_moved);
-    log->host_pages_programmed = cpu_to_le64(c.host_pages_programmed);
-    log->zone_resets = cpu_to_le64(z.zone_resets);
-    log->blocks_erased = cpu_to_le64(z.blocks_erased);
-    log->cache_hits = cpu_to_le64(c.cache_hits);
-    log->cache_misses = cpu_to_le64(c.cache_misses);
-    log->trans_pages_read = cpu_to_le64(c.trans_pages_read);
-    log->trans_pages_programmed = cpu_to_le64(c.trans_pages_programmed);
-    log->map_cache_hits = cpu_to_le64(c.map_cache_hits);
-    log->map_cache_misses = cpu_to_le64(c.map_cache_misses);
 }
 
 /*
@@ -187,9 +166,15 @@ static uint64_t femu_data_units(uint64_t bytes)
     return DIV_ROUND_UP(bytes / 512, 1000);
 }
 
-static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
+/* SMART / Health: the controller's, or with an NSID that namespace's
+ * data units and commands (LPA bit 0) */
+static void femu_log_smart(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
 {
     NvmeSmartLog *s = (NvmeSmartLog *)buf;
+    uint64_t *rd = ns ? &ns->bytes_read : &n->bytes_read;
+    uint64_t *wr = ns ? &ns->bytes_written : &n->bytes_written;
+    uint64_t *rc = ns ? &ns->host_read_cmds : &n->host_read_cmds;
+    uint64_t *wc = ns ? &ns->host_write_cmds : &n->host_write_cmds;
     uint64_t hours = (get_clock() - n->start_ns) / NANOSECONDS_PER_SECOND /
                      3600;
 
@@ -199,13 +184,11 @@ static void femu_log_smart(FemuCtrl *n, uint8_t *buf)
     s->temperature = cpu_to_le16(n->temperature);
     s->available_spare = 100;
     s->available_spare_threshold = 10;
-    s->data_units_read[0] =
-        cpu_to_le64(femu_data_units(qatomic_read(&n->bytes_read)));
+    s->data_units_read[0] = cpu_to_le64(femu_data_units(qatomic_read(rd)));
     s->data_units_written[0] =
-        cpu_to_le64(femu_data_units(qatomic_read(&n->bytes_written)));
-    s->host_read_commands[0] = cpu_to_le64(qatomic_read(&n->host_read_cmds));
-    s->host_write_commands[0] =
-        cpu_to_le64(qatomic_read(&n->host_write_cmds));
+        cpu_to_le64(femu_data_units(qatomic_read(wr)));
+    s->host_read_commands[0] = cpu_to_le64(qatomic_read(rc));
+    s->host_write_commands[0] = cpu_to_le64(qatomic_read(wc));
     s->power_cycles[0] = cpu_to_le64(1);
     s->power_on_hours[0] = cpu_to_le64(hours);
     s->number_of_error_log_entries[0] = cpu_to_le64(femu_error_count(n));
@@ -223,12 +206,20 @@ static void femu_log_fw(FemuCtrl *n, uint8_t *buf)
 static void femu_log_effects(FemuCtrl *n, uint8_t *buf, uint8_t csi)
 {
     NvmeEffectsLog *e = (NvmeEffectsLog *)buf;
+    /* the I/O commands of a namespace of that command set (namespace 1's
+     * for NVM, whose commands every namespace takes) */
+    const FemuModeOps *m = csi == NVME_CSI_NVM ? n->mode : NULL;
+
+    for (uint32_t i = 0; !m && i < n->nns; i++) {
+        if (n->ns[i].mode->csi == csi) {
+            m = n->ns[i].mode;
+        }
+    }
 
     for (int opc = 0; opc < 256; opc++) {
         e->acs[opc] = cpu_to_le32(femu_admin_cmd_effects(n, opc));
-        if (csi == NVME_CSI_NVM ||
-            (csi == NVME_CSI_ZONED && femu_is_zns(n))) {
-            e->iocs[opc] = cpu_to_le32(femu_io_cmd_effects(n, opc));
+        if (m) {
+            e->iocs[opc] = cpu_to_le32(femu_io_cmd_effects(n, m, opc));
         }
     }
 }
@@ -270,13 +261,15 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     case NVME_LOG_SMART_INFO:
         if (le32_to_cpu(cmd->nsid) != 0 &&
             le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST &&
-            le32_to_cpu(cmd->nsid) != 1) {
+            !femu_ns(n, le32_to_cpu(cmd->nsid))) {
             FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
             return NVME_INVALID_NSID | NVME_DNR;
         }
         size = sizeof(NvmeSmartLog);
         page = g_malloc0(size);
-        femu_log_smart(n, page);
+        /* with one namespace its page is the controller's */
+        femu_log_smart(n, n->nns > 1 ? femu_ns(n, le32_to_cpu(cmd->nsid))
+                                     : NULL, page);
         aer_type = NVME_AER_TYPE_SMART;
         break;
     case NVME_LOG_CHANGED_NSLIST:
@@ -302,7 +295,8 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     case FEMU_LOG_FTL:
         size = sizeof(FemuLogFtl);
         page = g_malloc0(size);
-        femu_log_c0(n, (FemuLogFtl *)page);
+        femu_log_c0(n, femu_ns(n, le32_to_cpu(cmd->nsid)),
+                    (FemuLogFtl *)page);
         break;
     case FEMU_LOG_LATENCY:
         size = sizeof(FemuLogLatency);
@@ -311,11 +305,11 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         break;
     case FEMU_LOG_CHANGED_ZONES:
         /* a Zoned Namespace Command Set page of one namespace */
-        if (!femu_is_zns(n) || csi != NVME_CSI_ZONED) {
+        if (!femu_zns_ns(n) || csi != NVME_CSI_ZONED) {
             FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
             return NVME_INVALID_LOG_ID | NVME_DNR;
         }
-        if (le32_to_cpu(cmd->nsid) != 1) {
+        if (femu_ns(n, le32_to_cpu(cmd->nsid)) != femu_zns_ns(n)) {
             FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
             return le32_to_cpu(cmd->nsid) == 0 ||
                    le32_to_cpu(cmd->nsid) == NVME_NSID_BROADCAST ?

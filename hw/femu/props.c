@@ -133,12 +133,13 @@ static FemuProp femu_dev_rows[] = {
             "codes 10/11 start and stop it)"),
 
     /* FEMU upstream's names: namespaces and controller */
-    ROW(U32, "namespaces", DEV(params.namespaces), 1, 1, 1,
-        "namespaces on the controller (FEMU upstream's property; 1 here)",
-        .limit_text = "1: one namespace per controller here"),
+    ROW(U32, "namespaces", DEV(params.namespaces), 1, 1,
+        FEMU_MAX_NAMESPACES,
+        "namespaces on the controller, NSIDs 1..N (1..16; docs/namespaces.md)"),
     STR_ROW("namespace_sizes", DEV(params.namespace_sizes),
-            "FEMU upstream's per-namespace sizes, comma-separated (e.g. 4G); "
-            "with one namespace: its size, as devsz_mb (empty = devsz_mb)"),
+            "sizes of the namespaces, comma-separated, whole MiB (e.g. 4G,,2G); "
+            "an empty entry shares what devsz_mb leaves equally (one "
+            "namespace: its size, as devsz_mb)"),
     STR_ROW("namespace_modes", DEV(params.namespace_modes),
             "FEMU upstream's per-namespace modes, comma-separated: bbssd "
             "(femu_mode=1), nossd (2) or znssd (3); one per namespace"),
@@ -256,10 +257,9 @@ static FemuProp femu_dev_rows[] = {
     ALIAS(U32, "zns_num_blk", "blks_per_pl", DEV(cfg.blks_per_pl)),
     ALIAS(U32, "zns_max_open", "max_open", DEV(params.zns_max_open)),
     ALIAS(U32, "zns_max_active", "max_active", DEV(params.zns_max_active)),
-    FIXED(I32, "zns_flash_type", 4,
-          "FEMU upstream: the zoned namespace's cell type (4 = QLC); here "
-          "its NAND times are pg_rd_lat, pg_wr_lat and blk_er_lat",
-          WHY_FTL_MODEL("cell-type timing (SLC, MLC, TLC, QLC)")),
+    FREE_ROW(I32, "zns_flash_type", COMPAT, 4,
+             "FEMU upstream: the zoned namespace's cell type, 1 SLC, 2 MLC, "
+             "3 TLC, 4 QLC (with femu_mode=3 it sets nand_cell_type)"),
     FIXED(U32, "zns_zd_ext_size", 0,
           "FEMU upstream: zone descriptor extension bytes",
           WHY_ZNS("zone descriptor extensions")),
@@ -575,19 +575,6 @@ bool femu_subsys_props_check(FemuSubsys *s, Error **errp)
                            s->prop_given, errp);
 }
 
-/* FEMU upstream's namespace_modes tokens */
-static int femu_mode_from_token(const char *t)
-{
-    if (!strcmp(t, "bbssd")) {
-        return FEMU_MODE_BBSSD;
-    } else if (!strcmp(t, "nossd")) {
-        return FEMU_MODE_NOSSD;
-    } else if (!strcmp(t, "znssd")) {
-        return FEMU_MODE_ZNS;
-    }
-    return -1;
-}
-
 /*
  * FEMU upstream's comma-separated namespace lists: as many entries as
  * namespaces (an empty entry counts).
@@ -610,59 +597,133 @@ static gchar **femu_ns_list(FemuCtrl *n, const char *name, Error **errp)
     return v;
 }
 
+/* One namespace's size in whole MiB from a namespace_sizes entry. */
+static bool femu_ns_size(const char *e, uint64_t *mb, Error **errp)
+{
+    uint64_t bytes;
+
+    if (qemu_strtosz(e, NULL, &bytes) < 0 || !bytes || bytes % MiB) {
+        error_setg(errp, "namespace_sizes: '%s' is not a size in whole MiB "
+                   "(e.g. 4G)", e);
+        return false;
+    }
+    *mb = bytes / MiB;
+    return true;
+}
+
+/*
+ * namespaces, namespace_modes and namespace_sizes: each namespace's mode
+ * and size.  One namespace keeps the sizing of devsz_mb / op_pcent;
+ * several split devsz_mb: the sizes given, and what they leave in equal
+ * whole MiB to the empty entries.  BlackBox namespaces share the FTL,
+ * sized to their sum.
+ */
 static bool femu_props_namespaces(FemuCtrl *n, Error **errp)
 {
     ERRP_GUARD();
+    uint32_t nns = n->params.namespaces, nempty = 0, nzoned = 0;
     gchar **modes = femu_ns_list(n, "namespace_modes", errp);
-    gchar **sizes;
+    gchar **sizes = NULL;
+    uint64_t given = 0, bb = 0;
     bool ok = false;
 
     if (*errp) {
         return false;
     }
-    if (modes) {
-        int m = femu_mode_from_token(modes[0]);
+    for (uint32_t i = 0; i < nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
 
-        if (m < 0) {
-            error_setg(errp, "namespace_modes=%s: '%s' is not bbssd, nossd "
-                       "or znssd", femu_compat_str(n, "namespace_modes"),
-                       modes[0]);
-            goto out;
+        ns->nsid = i + 1;
+        ns->mode = femu_mode_ops(n->params.femu_mode);
+        if (modes) {
+            ns->mode = femu_mode_by_token(modes[i]);
+            if (!ns->mode) {
+                error_setg(errp, "namespace_modes=%s: '%s' is not bbssd, "
+                           "nossd or znssd",
+                           femu_compat_str(n, "namespace_modes"), modes[i]);
+                goto out;
+            }
         }
+        nzoned += ns->mode && ns->mode->mode == FEMU_MODE_ZNS;
+    }
+    if (modes) {
         if (femu_prop_given(n, "femu_mode") &&
-            n->params.femu_mode != (uint32_t)m) {
+            n->params.femu_mode != n->ns[0].mode->mode) {
             error_setg(errp, "namespace_modes=%s: femu_mode=%u says "
                        "otherwise", modes[0], n->params.femu_mode);
             goto out;
         }
-        n->params.femu_mode = m;
+        n->params.femu_mode = n->ns[0].mode->mode;
+    }
+    if (nzoned > 1) {
+        error_setg(errp, "namespace_modes: %u zoned namespaces; at most one "
+                   "per controller here", nzoned);
+        goto out;
     }
     sizes = femu_ns_list(n, "namespace_sizes", errp);
     if (*errp) {
         goto out;
     }
-    if (sizes && *sizes[0]) {
-        uint64_t bytes;
+    n->nns = nns;
+    if (nns == 1) {
+        if (sizes && *sizes[0]) {
+            uint64_t mb;
 
-        if (qemu_strtosz(sizes[0], NULL, &bytes) < 0 || !bytes ||
-            bytes % MiB) {
-            error_setg(errp, "namespace_sizes=%s: not a size in whole MiB "
-                       "(e.g. 4G)", sizes[0]);
-            g_strfreev(sizes);
-            goto out;
+            if (!femu_ns_size(sizes[0], &mb, errp)) {
+                goto out;
+            }
+            if (n->cfg.op_pcent >= 0) {
+                error_setg(errp, "namespace_sizes=%s: op_pcent sizes the "
+                           "namespace already", sizes[0]);
+                goto out;
+            }
+            n->cfg.devsz_mb = mb;
         }
-        if (n->cfg.op_pcent >= 0) {
-            error_setg(errp, "namespace_sizes=%s: op_pcent sizes the "
-                       "namespace already", sizes[0]);
-            g_strfreev(sizes);
-            goto out;
-        }
-        n->cfg.devsz_mb = bytes / MiB;
+        ok = true;
+        goto out;
     }
-    g_strfreev(sizes);
+    if (n->cfg.op_pcent >= 0) {
+        error_setg(errp, "op_pcent=%d: with namespaces=%u give devsz_mb "
+                   "(the namespaces' total) and namespace_sizes",
+                   n->cfg.op_pcent, nns);
+        goto out;
+    }
+    for (uint32_t i = 0; i < nns; i++) {
+        if (sizes && *sizes[i]) {
+            if (!femu_ns_size(sizes[i], &n->ns[i].size_mb, errp)) {
+                goto out;
+            }
+            given += n->ns[i].size_mb;
+        } else {
+            nempty++;
+        }
+    }
+    if (given > n->cfg.devsz_mb ||
+        (nempty && (n->cfg.devsz_mb - given) / nempty == 0)) {
+        error_setg(errp, "namespace_sizes: %" PRIu64 " MiB given, devsz_mb=%"
+                   PRIu64 " leaves %s", given, n->cfg.devsz_mb,
+                   nempty ? "less than 1 MiB to each empty entry"
+                          : "less than that");
+        goto out;
+    }
+    for (uint32_t i = 0; i < nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+
+        if (!ns->size_mb) {
+            ns->size_mb = (n->cfg.devsz_mb - given) / nempty;
+        }
+        if (ns->mode && ns->mode->mode == FEMU_MODE_BBSSD) {
+            bb += ns->size_mb;
+        }
+    }
+    if (bb) {
+        /* the one FTL holds every BlackBox namespace */
+        n->cfg.devsz_mb = bb;
+    }
     ok = true;
 out:
     g_strfreev(modes);
+    g_strfreev(sizes);
     return ok;
 }
 
@@ -752,6 +813,22 @@ static bool femu_props_upstream(FemuCtrl *n, Error **errp)
             return false;
         }
         n->params.zns_zone_luns = v * n->cfg.luns_per_ch;
+    }
+    if (femu_prop_given(n, "zns_flash_type") &&
+        n->params.femu_mode == FEMU_MODE_ZNS) {
+        v = femu_compat_u64(n, "zns_flash_type");
+        if (v < FTL_CELL_SLC || v > FTL_CELL_QLC) {
+            error_setg(errp, "zns_flash_type=%" PRId64 ": must be 1 (SLC), "
+                       "2 (MLC), 3 (TLC) or 4 (QLC)", (int64_t)v);
+            return false;
+        }
+        if (femu_prop_given(n, "nand_cell_type") &&
+            n->cfg.nand_cell_type != v) {
+            error_setg(errp, "zns_flash_type=%" PRIu64 ": nand_cell_type=%u "
+                       "says otherwise", v, n->cfg.nand_cell_type);
+            return false;
+        }
+        n->cfg.nand_cell_type = v;
     }
     if (femu_prop_given(n, "zns_zasl_bs")) {
         v = femu_compat_u64(n, "zns_zasl_bs");

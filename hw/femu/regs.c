@@ -443,9 +443,10 @@ void femu_regs_init(FemuCtrl *n)
     NVME_CAP_SET_CQR(cap, 1);       /* queues must be contiguous */
     NVME_CAP_SET_TO(cap, 0xf);      /* 7.5 s ready timeout */
     NVME_CAP_SET_DSTRD(cap, 0);
-    /* a zoned namespace needs CC.CSS = 110b (I/O command sets) */
+    /* a namespace of another command set than NVM (zoned) needs
+     * CC.CSS = 110b (I/O command sets) */
     NVME_CAP_SET_CSS(cap, NVME_CAP_CSS_NCSS |
-                     (femu_is_zns(n) ? NVME_CAP_CSS_IOCSS : 0));
+                     (femu_zns_ns(n) ? NVME_CAP_CSS_IOCSS : 0));
     NVME_CAP_SET_MPSMIN(cap, 0);    /* 4 KiB pages only */
     NVME_CAP_SET_MPSMAX(cap, 0);
     stq_le_p(&n->bar.cap, cap);

@@ -83,16 +83,16 @@ static bool femu_state_apply_data(FemuCtrl *n, const uint8_t *p,
         uint64_t idx = rd64(r);
         uint64_t off;
 
-        if (idx >= DIV_ROUND_UP(n->store.size, FEMU_STATE_CHUNK)) {
+        if (idx >= DIV_ROUND_UP(n->ns[0].store.size, FEMU_STATE_CHUNK)) {
             snprintf(err, errlen, "corrupted state file (data chunk %"
                      PRIu64 " beyond the %" PRIu64 "-byte namespace)", idx,
-                     n->store.size);
+                     n->ns[0].store.size);
             return false;
         }
         off = idx * FEMU_STATE_CHUNK;
-        memcpy(n->store.base + off, r + 8,
-               MIN(FEMU_STATE_CHUNK, n->store.size - off));
-        femu_store_mark(&n->store, off, FEMU_STATE_CHUNK);
+        memcpy(n->ns[0].store.base + off, r + 8,
+               MIN(FEMU_STATE_CHUNK, n->ns[0].store.size - off));
+        femu_store_mark(&n->ns[0].store, off, FEMU_STATE_CHUNK);
     }
     *chunks += count;
     return true;
@@ -238,25 +238,25 @@ static int femu_state_put_data(FILE *f, uint8_t *buf, uint32_t *count,
 static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
                                 char *err, size_t errlen)
 {
-    uint64_t size = n->store.size;
+    uint64_t size = n->ns[0].store.size;
     uint64_t nchunks = DIV_ROUND_UP(size, FEMU_STATE_CHUNK);
     g_autofree uint8_t *buf = g_malloc(FEMU_STATE_DATA_MAX);
     uint32_t count = 0;
 
     stl_le_p(buf, FEMU_STATE_CHUNK);
-    for (uint64_t c = find_first_bit(n->store.written, nchunks); c < nchunks;
-         c = find_next_bit(n->store.written, nchunks, c + 1)) {
+    for (uint64_t c = find_first_bit(n->ns[0].store.written, nchunks); c < nchunks;
+         c = find_next_bit(n->ns[0].store.written, nchunks, c + 1)) {
         uint64_t off = c * FEMU_STATE_CHUNK;
         uint64_t clen = MIN(FEMU_STATE_CHUNK, size - off);
         uint8_t *r;
 
-        if (buffer_is_zero(n->store.base + off, clen)) {
+        if (buffer_is_zero(n->ns[0].store.base + off, clen)) {
             continue;
         }
         r = buf + 8 + (uint64_t)count * FEMU_STATE_REC;
         stq_le_p(r, c);
         memset(r + 8, 0, FEMU_STATE_CHUNK);
-        memcpy(r + 8, n->store.base + off, clen);
+        memcpy(r + 8, n->ns[0].store.base + off, clen);
         if (++count == FEMU_STATE_BATCH &&
             femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
             return -1;

@@ -12,21 +12,58 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qemu/timer.h"
+#include "qemu/units.h"
 #include "femu.h"
 #include "trace.h"
 
 bool femu_is_zns(FemuCtrl *n)
 {
-    return n->params.femu_mode == FEMU_MODE_ZNS;
+    return femu_zns_ns(n) != NULL;
 }
 
-bool femu_zns_realize(FemuCtrl *n, Error **errp)
+/* The controller's zoned namespace (one at most), or NULL. */
+FemuNamespace *femu_zns_ns(FemuCtrl *n)
+{
+    for (uint32_t i = 0; i < n->nns; i++) {
+        if (n->ns[i].zns) {
+            return &n->ns[i];
+        }
+    }
+    return NULL;
+}
+
+bool femu_zns_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
 {
     struct zns_config c;
     char err[256];
 
     zns_config_default(&c);
     c.nand = n->cfg;
+    if (ns->size_mb) {
+        /*
+         * A namespace of its own size beside others: its zones take a
+         * NAND slice of as many rows of blocks (one block per plane of
+         * every LUN) as hold it, whole zones (a multiple of a zone's
+         * blocks per plane)
+         */
+        uint64_t blk = (uint64_t)c.nand.pgs_per_blk * c.nand.secs_per_pg * 512;
+        uint64_t row = blk * c.nand.nchs * c.nand.luns_per_ch *
+                       c.nand.pls_per_lun;
+        uint64_t k = 1, rows;
+
+        if (c.zone_size_mb && c.zone_luns) {
+            k = MAX(1, c.zone_size_mb * MiB /
+                       (blk * c.zone_luns * c.nand.pls_per_lun));
+        }
+        rows = QEMU_ALIGN_UP(DIV_ROUND_UP(ns->size_mb * MiB, row), k);
+        if (rows > c.nand.blks_per_pl) {
+            error_setg(errp, "namespace_sizes: namespace %u (znssd) needs "
+                       "%" PRIu64 " blocks per plane, blks_per_pl=%u",
+                       ns->nsid, rows, c.nand.blks_per_pl);
+            return false;
+        }
+        c.nand.blks_per_pl = rows;
+    }
     c.zone_luns = n->params.zns_zone_luns;
     c.zone_size_mb = n->params.zns_zone_size_mb;
     c.zone_cap_mb = n->params.zns_zone_cap_mb;
@@ -37,28 +74,28 @@ bool femu_zns_realize(FemuCtrl *n, Error **errp)
                    n->params.zns_zasl, n->params.mdts);
         return false;
     }
-    n->zns = zns_new(&c, err, sizeof(err));
-    if (!n->zns) {
+    ns->zns = zns_new(&c, err, sizeof(err));
+    if (!ns->zns) {
         error_setg(errp, "%s", err);
         return false;
     }
-    n->ns_blocks = zns_ns_blocks(n->zns);
-    if (n->ns_blocks > UINT32_MAX) {
+    ns->blocks = zns_ns_blocks(ns->zns);
+    if (ns->blocks > UINT32_MAX) {
         /* Zone Append returns the LBA in completion DW0 only */
         error_setg(errp, "femu_mode=3: %" PRIu64 " logical blocks; at most "
                    "2^32-1 (reduce blks_per_pl or raise secsz)",
-                   n->ns_blocks);
-        zns_free(n->zns);
-        n->zns = NULL;
+                   ns->blocks);
+        zns_free(ns->zns);
+        ns->zns = NULL;
         return false;
     }
     return true;
 }
 
-void femu_zns_unrealize(FemuCtrl *n)
+void femu_zns_unrealize(FemuNamespace *ns)
 {
-    zns_free(n->zns);
-    n->zns = NULL;
+    zns_free(ns->zns);
+    ns->zns = NULL;
 }
 
 /* Bytes a Zone Append may carry (ZASL, in CAP.MPSMIN = 4 KiB units). */
@@ -75,10 +112,10 @@ void femu_zns_identify_ctrl(FemuCtrl *n, uint8_t *buf)
     id->zasl = n->params.zns_zasl;
 }
 
-void femu_zns_identify_ns(FemuCtrl *n, uint8_t *buf)
+void femu_zns_identify_ns(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
 {
     NvmeIdNsZoned *id = (NvmeIdNsZoned *)buf;
-    uint64_t zsze = zns_zone_blocks(n->zns);
+    uint64_t zsze = zns_zone_blocks(ns->zns);
 
     /* ZOC 0: fixed zone capacity, no zone active excursions (Linux binds
      * no namespace that needs either) */
@@ -129,6 +166,7 @@ static uint16_t femu_zns_status(enum zns_result r)
  */
 uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
 {
+    FemuNamespace *ns = req->ns;
     NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
     uint64_t slba = le64_to_cpu(rw->slba);
     uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
@@ -145,29 +183,29 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     femu_ftl_lock(n);
-    r = zns_write_check(n->zns, slba, nlb, append, &start);
+    r = zns_write_check(ns->zns, slba, nlb, append, &start);
     if (r) {
         qemu_mutex_unlock(&n->ftl_lock);
         return femu_zns_status(r);
     }
     if (zeroes) {
-        femu_store_discard(&n->store, start << n->lba_shift, len);
+        femu_store_discard(&ns->store, start << n->lba_shift, len);
         status = NVME_SUCCESS;
     } else {
         status = femu_dma_cmd(n, &req->cmd,
-                              n->store.base + (start << n->lba_shift), len,
+                              ns->store.base + (start << n->lba_shift), len,
                               false);
-        femu_store_mark(&n->store, start << n->lba_shift, len);
+        femu_store_mark(&ns->store, start << n->lba_shift, len);
     }
     if (status) {
         /* a transfer that failed part way may have copied some blocks:
          * they are above the write pointer, which must read zeroes */
-        femu_store_discard(&n->store, start << n->lba_shift, len);
+        femu_store_discard(&ns->store, start << n->lba_shift, len);
         qemu_mutex_unlock(&n->ftl_lock);
         return status;
     }
     req->due_ns = get_clock();
-    r = zns_write(n->zns, slba, nlb, append, req->due_ns, &alba, &done);
+    r = zns_write(ns->zns, slba, nlb, append, req->due_ns, &alba, &done);
     qemu_mutex_unlock(&n->ftl_lock);
     if (r) {
         return femu_zns_status(r);   /* not reached: checked above */
@@ -184,8 +222,42 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
     return NVME_SUCCESS;
 }
 
+uint16_t femu_zns_write_cmd(FemuCtrl *n, FemuReq *req)
+{
+    return femu_zns_write(n, req, false, false);
+}
+
+uint16_t femu_zns_append(FemuCtrl *n, FemuReq *req)
+{
+    return femu_zns_write(n, req, true, false);
+}
+
+/* Write Zeroes on a zoned namespace: zeroes written at the write pointer */
+uint16_t femu_zns_write_zeroes(FemuCtrl *n, FemuReq *req)
+{
+    return femu_zns_write(n, req, false, true);
+}
+
+/* C0h: the zone model's counters; no device-side GC, nothing moved */
+void femu_zns_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
+{
+    struct zns_counters z = {};
+    uint32_t waf;
+
+    femu_ftl_lock_main(n);
+    zns_get_counters(ns->zns, &z);
+    waf = zns_waf_x1000(ns->zns);
+    qemu_mutex_unlock(&n->ftl_lock);
+    log->waf_x1000 = cpu_to_le32(waf);
+    log->host_pages_written = cpu_to_le64(z.host_pages_written);
+    log->host_pages_programmed = cpu_to_le64(z.host_pages_programmed);
+    log->zone_resets = cpu_to_le64(z.zone_resets);
+    log->blocks_erased = cpu_to_le64(z.blocks_erased);
+}
+
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
 {
+    FemuNamespace *ns = req->ns;
     NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
     uint64_t slba = le64_to_cpu(rw->slba);
     uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
@@ -198,19 +270,19 @@ uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
     }
     /* ZNS Command Set 1.1, 3.4.1: without Read Across Zone Boundaries
      * (OZCS.RAZB clear) such a read fails with Zone Boundary Error */
-    if (!n->params.zns_cross_zone_read && slba < n->ns_blocks &&
-        slba / zns_zone_blocks(n->zns) !=
-        (slba + nlb - 1) / zns_zone_blocks(n->zns)) {
+    if (!n->params.zns_cross_zone_read && slba < ns->blocks &&
+        slba / zns_zone_blocks(ns->zns) !=
+        (slba + nlb - 1) / zns_zone_blocks(ns->zns)) {
         return NVME_ZONE_BOUNDARY_ERROR | NVME_DNR;
     }
     femu_ftl_lock(n);
-    r = zns_read(n->zns, slba, nlb, req->due_ns, &done);
+    r = zns_read(ns->zns, slba, nlb, req->due_ns, &done);
     qemu_mutex_unlock(&n->ftl_lock);
     if (r) {
         return femu_zns_status(r);
     }
     /* above a write pointer the store holds zeroes: resets discard */
-    status = femu_dma_cmd(n, &req->cmd, n->store.base + (slba << n->lba_shift),
+    status = femu_dma_cmd(n, &req->cmd, ns->store.base + (slba << n->lba_shift),
                           len, true);
     if (status) {
         return status;
@@ -221,11 +293,11 @@ uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
     return NVME_SUCCESS;
 }
 
-static bool femu_zns_has_data(FemuCtrl *n, uint32_t zone)
+static bool femu_zns_has_data(FemuNamespace *ns, uint32_t zone)
 {
     struct zns_zone_info zi;
 
-    zns_zone_info(n->zns, zone, &zi);
+    zns_zone_info(ns->zns, zone, &zi);
     switch (zi.state) {
     case ZNS_IMPLICIT_OPEN:
     case ZNS_EXPLICIT_OPEN:
@@ -249,9 +321,10 @@ static bool femu_zns_has_data(FemuCtrl *n, uint32_t zone)
  */
 static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
 {
-    uint64_t zsze = zns_zone_blocks(n->zns);
+    FemuNamespace *ns = req->ns;
+    uint64_t zsze = zns_zone_blocks(ns->zns);
     uint64_t zbytes = zsze << n->lba_shift;
-    uint32_t nz = zns_nr_zones(n->zns), first = req->step, i, reset = 0;
+    uint32_t nz = zns_nr_zones(ns->zns), first = req->step, i, reset = 0;
     uint32_t max = MAX(1, FEMU_ZNS_STEP_BYTES / zbytes);
 
     femu_ftl_lock(n);
@@ -259,12 +332,12 @@ static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
          i++) {
         uint64_t done;
 
-        if (!femu_zns_has_data(n, i)) {
+        if (!femu_zns_has_data(ns, i)) {
             continue;
         }
-        if (zns_zone_action(n->zns, i, false, ZNS_ACT_RESET, req->arrival_ns,
+        if (zns_zone_action(ns->zns, i, false, ZNS_ACT_RESET, req->arrival_ns,
                             &done) == ZNS_OK) {
-            femu_store_discard(&n->store, (i * zsze) << n->lba_shift, zbytes);
+            femu_store_discard(&ns->store, (i * zsze) << n->lba_shift, zbytes);
             req->due_ns = MAX(req->due_ns, (int64_t)done);
         }
         reset++;
@@ -282,13 +355,14 @@ static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
 /* Zone Management Send (ZNS Command Set 3.4.3). */
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
 {
+    FemuNamespace *ns = req->ns;
     NvmeCmd *cmd = &req->cmd;
     uint64_t slba = (uint64_t)le32_to_cpu(cmd->cdw11) << 32 |
                     le32_to_cpu(cmd->cdw10);
     uint32_t dw13 = le32_to_cpu(cmd->cdw13);
     uint8_t zsa = dw13 & 0xff;
     bool all = (dw13 >> 8) & 1;
-    uint64_t zsze = zns_zone_blocks(n->zns), done = req->due_ns;
+    uint64_t zsze = zns_zone_blocks(ns->zns), done = req->due_ns;
     uint32_t zone = 0;
     bool had = false;
     enum zns_result r;
@@ -298,7 +372,7 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (!all) {
-        if (slba >= n->ns_blocks) {
+        if (slba >= ns->blocks) {
             return NVME_LBA_RANGE | NVME_DNR;
         }
         if (slba % zsze) {
@@ -310,11 +384,11 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
     }
     femu_ftl_lock(n);
     /* a reset that empties the zone takes its data from the store */
-    had = !all && zsa == NVME_ZONE_ACTION_RESET && femu_zns_has_data(n, zone);
-    r = zns_zone_action(n->zns, zone, all, (enum zns_action)zsa,
+    had = !all && zsa == NVME_ZONE_ACTION_RESET && femu_zns_has_data(ns, zone);
+    r = zns_zone_action(ns->zns, zone, all, (enum zns_action)zsa,
                         req->due_ns, &done);
-    if (had && !femu_zns_has_data(n, zone)) {
-        femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
+    if (had && !femu_zns_has_data(ns, zone)) {
+        femu_store_discard(&ns->store, (zone * zsze) << n->lba_shift,
                            zsze << n->lba_shift);
     }
     qemu_mutex_unlock(&n->ftl_lock);
@@ -358,6 +432,7 @@ static bool femu_zns_report_match(uint8_t zrasf, enum zns_state s)
  */
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
 {
+    FemuNamespace *ns = req->ns;
     NvmeCmd *cmd = &req->cmd;
     uint64_t slba = (uint64_t)le32_to_cpu(cmd->cdw11) << 32 |
                     le32_to_cpu(cmd->cdw10);
@@ -365,8 +440,8 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     uint32_t dw13 = le32_to_cpu(cmd->cdw13);
     uint8_t zra = dw13 & 0xff, zrasf = (dw13 >> 8) & 0xff;
     bool partial = (dw13 >> 16) & 1;
-    uint64_t zsze = zns_zone_blocks(n->zns), nr = 0, max_descs;
-    uint32_t nz = zns_nr_zones(n->zns);
+    uint64_t zsze = zns_zone_blocks(ns->zns), nr = 0, max_descs;
+    uint32_t nz = zns_nr_zones(ns->zns);
     g_autofree uint8_t *buf = NULL;
     NvmeZoneDescr *d;
     uint16_t status;
@@ -378,7 +453,7 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     if (zra != NVME_ZONE_REPORT || zrasf > NVME_ZONE_REPORT_OFFLINE) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    if (slba >= n->ns_blocks) {
+    if (slba >= ns->blocks) {
         return NVME_LBA_RANGE | NVME_DNR;
     }
     if (len < sizeof(NvmeZoneReportHeader) || len > n->max_xfer) {
@@ -391,7 +466,7 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     for (uint32_t i = slba / zsze; i < nz; i++) {
         struct zns_zone_info zi;
 
-        zns_zone_info(n->zns, i, &zi);
+        zns_zone_info(ns->zns, i, &zi);
         if (!femu_zns_report_match(zrasf, zi.state)) {
             continue;
         }
@@ -414,16 +489,16 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     return status;
 }
 
-void femu_zns_control(FemuCtrl *n, uint32_t code)
+void femu_zns_control(FemuCtrl *n, FemuNamespace *ns, uint32_t code)
 {
     femu_ftl_lock_main(n);
     switch (code) {
     case FEMU_CTRL_DELAY_BUILTIN:
     case FEMU_CTRL_DELAY_OFF:
-        zns_set_delay_mode(n->zns, femu_ctrl_delay_mode(code));
+        zns_set_delay_mode(ns->zns, femu_ctrl_delay_mode(code));
         break;
     case FEMU_CTRL_RESET_COUNTERS:
-        zns_reset_counters(n->zns);
+        zns_reset_counters(ns->zns);
         break;
     default:
         break;      /* GC delay on/off: no GC to time */
@@ -439,12 +514,13 @@ void femu_zns_control(FemuCtrl *n, uint32_t code)
  */
 void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf)
 {
+    FemuNamespace *ns = femu_zns_ns(n);
     uint32_t ids[ZNS_CHANGED_ZONES_MAX];
-    uint64_t zsze = zns_zone_blocks(n->zns);
+    uint64_t zsze = zns_zone_blocks(ns->zns);
     uint32_t nr;
 
     femu_ftl_lock_main(n);
-    nr = zns_changed_zones(n->zns, ids, ZNS_CHANGED_ZONES_MAX);
+    nr = zns_changed_zones(ns->zns, ids, ZNS_CHANGED_ZONES_MAX);
     qemu_mutex_unlock(&n->ftl_lock);
     if (nr > ZNS_CHANGED_ZONES_MAX) {
         /* too many to list: the host reports the zones to find them */
@@ -467,15 +543,16 @@ void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf)
  */
 void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len)
 {
+    FemuNamespace *ns = femu_zns_ns(n);
     uint64_t end = off + len;
     uint32_t nr, first, last, left;
     bool notice;
 
     femu_ftl_lock_main(n);
-    nr = zns_changed_zones(n->zns, NULL, 0);
+    nr = zns_changed_zones(ns->zns, NULL, 0);
     if (nr > ZNS_CHANGED_ZONES_MAX) {
         if (off == 0 && len >= 2) {
-            zns_changed_clear(n->zns);
+            zns_changed_clear(ns->zns);
         }
         first = last = 0;
     } else {
@@ -484,10 +561,10 @@ void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len)
         last = MIN(end, 8 + 8 * (uint64_t)nr) < 16 ? 0 :
                (MIN(end, 8 + 8 * (uint64_t)nr) - 8) / 8;
         if (last > first) {
-            zns_changed_consume(n->zns, first, last - first);
+            zns_changed_consume(ns->zns, first, last - first);
         }
     }
-    left = zns_changed_zones(n->zns, NULL, 0);
+    left = zns_changed_zones(ns->zns, NULL, 0);
     qemu_mutex_unlock(&n->ftl_lock);
     notice = left && FEMU_AEC_ZDCN(n->feat.async_config);
     n->zdc_notice = notice;
@@ -510,23 +587,24 @@ void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len)
  */
 uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd)
 {
+    FemuNamespace *ns = femu_zns_ns(n);
     uint32_t zone = le32_to_cpu(cmd->cdw11);
     uint32_t how = le32_to_cpu(cmd->cdw12);
     uint64_t zsze;
     bool changed, notice;
 
-    if (!femu_is_zns(n) || zone >= zns_nr_zones(n->zns) || how > 1) {
+    if (!femu_is_zns(n) || zone >= zns_nr_zones(ns->zns) || how > 1) {
         FEMU_GUEST_ERR(femu_zns_fail_zone_bad, femu_is_zns(n), zone, how);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    zsze = zns_zone_blocks(n->zns);
+    zsze = zns_zone_blocks(ns->zns);
     femu_ftl_lock_main(n);
     if (how) {
-        changed = zns_zone_set_offline(n->zns, zone);
-        femu_store_discard(&n->store, (zone * zsze) << n->lba_shift,
+        changed = zns_zone_set_offline(ns->zns, zone);
+        femu_store_discard(&ns->store, (zone * zsze) << n->lba_shift,
                            zsze << n->lba_shift);
     } else {
-        changed = zns_zone_set_read_only(n->zns, zone);
+        changed = zns_zone_set_read_only(ns->zns, zone);
     }
     qemu_mutex_unlock(&n->ftl_lock);
     notice = changed && !n->zdc_notice &&

@@ -102,6 +102,8 @@ qom_check "femu_mode=3" femu,id=d0,namespace_modes=znssd
 qom_check "devsz_mb=2048" femu,id=d0,namespace_sizes=2G
 qom_check "pollers=4" femu,id=d0,queues=8,multipoller_enabled=1,poller_ratio=2
 qom_check "zone_luns=8" femu,id=d0,femu_mode=3,nchs=8,luns_per_ch=4,zns_chnls_per_zone=2
+qom_check "nand_cell_type=4" femu,id=d0,femu_mode=3,zns_flash_type=4
+refuse '^zns_flash_type=7: must be 1 \(SLC\)' femu,femu_mode=3,zns_flash_type=7
 # run-zns.sh's geometry: pages per block from devsz_mb, as FEMU does
 qom_check "pgs_per_blk=512" \
     femu,id=d0,devsz_mb=4096,zns_num_ch=8,zns_num_lun=4,zns_num_plane=2,zns_num_blk=32,femu_mode=3

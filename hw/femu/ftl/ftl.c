@@ -313,6 +313,19 @@ uint64_t ftl_mapped_pages(const struct ftl *ftl)
     return n - ftl->dftl.on_nand;   /* translation pages are not data */
 }
 
+uint64_t ftl_mapped_pages_in(const struct ftl *ftl, uint64_t slba,
+                             uint64_t nlb)
+{
+    uint64_t bpp = ftl->blocks_per_page;
+    uint64_t first = slba / bpp, end = (slba + nlb + bpp - 1) / bpp, n = 0;
+
+    end = end < ftl->lpages ? end : ftl->lpages;
+    for (uint64_t lpn = first; lpn < end; lpn++) {
+        n += ftl_map_get(ftl, (uint32_t)lpn) != FTL_NONE;
+    }
+    return n;
+}
+
 uint64_t ftl_fdp_ruamw(const struct ftl *ftl, uint32_t ruh)
 {
     const struct ftl_stream *st;

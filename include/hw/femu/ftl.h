@@ -361,6 +361,10 @@ uint64_t ftl_nand_pages(const struct ftl *ftl);
 /* Logical pages that are mapped now (written, not trimmed since): the
  * sum of the lines' valid page counts (Identify Namespace NUSE). */
 uint64_t ftl_mapped_pages(const struct ftl *ftl);
+/* Of them, the logical pages that hold a block of [slba, slba + nlb):
+ * the NUSE of a namespace over that range of the FTL. */
+uint64_t ftl_mapped_pages_in(const struct ftl *ftl, uint64_t slba,
+                             uint64_t nlb);
 
 /* Share of lines in use, percent (for tests and tracing). */
 uint32_t ftl_used_lines_pcent(const struct ftl *ftl);

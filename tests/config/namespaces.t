@@ -1,0 +1,34 @@
+#!/bin/bash
+# Several namespaces per controller: namespaces, namespace_modes and
+# namespace_sizes that cannot work are refused at start-up with one line
+# naming the property; what works starts.  See tests/config/lib.sh.
+. "$(dirname "$0")/lib.sh"
+accept femu,namespaces=2
+accept femu,namespaces=16,devsz_mb=1024
+accept femu,devsz_mb=8192,namespaces=2,namespace_modes=znssd,,bbssd
+accept femu,namespaces=3,devsz_mb=1024,namespace_modes=bbssd,,nossd,,bbssd,namespace_sizes=512M,,,,
+refuse '^namespaces=0: must be 1\.\.16' femu,namespaces=0
+refuse '^namespaces=17: must be 1\.\.16' femu,namespaces=17
+refuse '^namespace_modes=bbssd: 1 entries for namespaces=2' femu,namespaces=2,namespace_modes=bbssd
+refuse "^namespace_modes=bbssd,kvssd: 'kvssd' is not bbssd, nossd or znssd" \
+    femu,namespaces=2,namespace_modes=bbssd,,kvssd
+refuse '^namespace_modes: 2 zoned namespaces; at most one' \
+    femu,namespaces=2,namespace_modes=znssd,,znssd
+refuse '^namespace_sizes=1G: 1 entries for namespaces=2' femu,namespaces=2,namespace_sizes=1G
+refuse "^namespace_sizes: '1000K' is not a size in whole MiB" \
+    femu,namespaces=2,namespace_sizes=1000K,,
+refuse '^namespace_sizes: 2048 MiB given, devsz_mb=1024 leaves less than that' \
+    femu,namespaces=2,namespace_sizes=1G,,1G
+refuse '^namespace_sizes: 1024 MiB given, devsz_mb=1024 leaves less than 1 MiB' \
+    femu,namespaces=2,namespace_sizes=1G,,
+refuse '^op_pcent=25: with namespaces=2 give devsz_mb' femu,namespaces=2,op_pcent=25
+# what one namespace's state file, I/O trace and FDP cannot hold yet
+refuse '^state=.*: state files hold one namespace; namespaces=2' \
+    femu,namespaces=2,state=$cfg_tmp/x.femu
+refuse '^io_trace=.*: I/O traces hold one namespace; namespaces=2' \
+    femu,namespaces=2,io_trace=$cfg_tmp/x.ftr
+refuse '^subsys=s0: FDP with several namespaces is not provided yet' \
+    femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,namespaces=2,subsys=s0
+# the BlackBox namespaces' sum must fit the FTL's NAND and reserve
+refuse 'devsz_mb=20000 exceeds the NAND' femu,namespaces=2,devsz_mb=20000
+finish
