@@ -144,6 +144,9 @@ static uint64_t type_wr(const struct ftl_config *c, uint32_t t)
         }
         return c->pg_wr_lat * pgtype_mult[cfg_cell_pages(c) - 1][t] / 1000;
     }
+    if (t >= 4) {
+        return 0;   /* cells have at most four page types */
+    }
     return c->pgtype_wr_lat[t] ? c->pgtype_wr_lat[t]
                                : cell_wr[c->nand_cell_type][t];
 }
