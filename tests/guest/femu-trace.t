@@ -1,7 +1,7 @@
 #!/bin/bash
 # I/O capture: a device with io_trace= runs a multi-job fio workload
 # (writes, reads, deallocates, flushes; four jobs on two pollers, a counter
-# reset, NAND times switched off by 0xEF) with GC, the guest stops the
+# reset; NAND times 20/50/200 us) with GC, the guest stops the
 # trace with 0xEF code 11 and reads C0h; femu-sim --replay of the trace
 # prints exactly those counters.  What the guest writes after the stop is
 # not in the trace.  A trace to a full disk stops with one message while
@@ -18,7 +18,7 @@ fail() { echo "FAIL - $*"; FAILED=1; }
 G=nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
 
 femu_guest trace.sh --timeout 600 \
-    -device femu,serial=tr0,$G,queues=4,pollers=2,io_trace=$T/dev.ftr \
+    -device femu,serial=tr0,$G,queues=4,pollers=2,pg_rd_lat=20000,pg_wr_lat=50000,blk_er_lat=200000,io_trace=$T/dev.ftr \
     >"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/out"
@@ -37,12 +37,14 @@ echo "device C0h at the stop: $dev; femu-sim --replay: $sim"
 echo "$rep" | grep -q '^replay: .*read [1-9].* write [1-9].* deallocate [1-9].* flush [1-9].* control [1-9]' ||
     fail "the trace lacks an op: $(echo "$rep" | grep '^replay:')"
 # the same trace at its own pace: same counters; every completion as the
-# device computed it
+# device computed it (not 0: the NAND times were on)
 pace=$("$SIM" --replay="$T/dev.ftr" --replay-pace=trace)
 echo "$pace" | grep '^replay: completions'
 [ "$(echo "$pace" | grep '^C0h')" = "$(echo "$rep" | grep '^C0h')" ] || fail "pace=trace counters"
 echo "$pace" | grep -qE '^replay: completions equal to the trace.s: ([0-9]+) of \1$' ||
     fail "completions differ: $(echo "$pace" | grep '^replay: completions')"
+echo "$pace" | grep -qE '^replay latency \(reads and writes, us\): count [0-9]+ mean [1-9]' ||
+    fail "zero latencies: the NAND times were not on: $(echo "$pace" | grep '^replay latency')"
 
 # a full disk: QEMU under a 512 KiB file size limit (SIGXFSZ ignored, so
 # a write past it fails with EFBIG as one past a full disk's end fails

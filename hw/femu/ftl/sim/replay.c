@@ -121,6 +121,7 @@ struct rp {
     uint64_t ns;        /* namespace blocks */
     uint32_t nruh;
     uint64_t span;      /* scale: the trace's address space, blocks */
+    uint64_t bpp;       /* logical blocks per NAND page */
     char *err;
     size_t errlen;
 };
@@ -214,10 +215,16 @@ static int map_apply(struct rp *rp, struct ftl_iotrace_rec *rec,
         return -1;
     }
     if (rp->o->map == SIM_REPLAY_SCALE) {
+        if (rp->span == ns) {
+            return apply_one(rp, rec, raw, rec_done); /* the same space */
+        }
         rec->slba = (uint64_t)((unsigned __int128)rec->slba * ns / rp->span);
         if (rec->slba + rec->nlb > ns) {
             rec->slba = ns - rec->nlb;
         }
+        /* on a NAND page boundary: a page-aligned request stays aligned
+         * (and programs as many pages) wherever it lands */
+        rec->slba -= rec->slba % rp->bpp;
         return apply_one(rp, rec, raw, rec_done);
     }
     rec->slba %= ns;
@@ -772,6 +779,8 @@ int sim_replay_buf(struct ftl *ftl, const struct sim_replay_opts *o,
     struct rp rp = {
         .ftl = ftl, .o = o, .r = r, .w = w, .timing = timing, .now = now,
         .base = *now, .ns = ftl_ns_blocks(ftl),
+        .bpp = (uint64_t)c->secs_per_pg * 512 / c->secsz ?
+               (uint64_t)c->secs_per_pg * 512 / c->secsz : 1,
         .nruh = c->fdp_nruh,
     };
     int rc;
@@ -834,6 +843,41 @@ int sim_replay_header(const struct sim_replay_opts *o,
     return 0;
 }
 
+/* A pipe or other non-regular file: read it all into memory. */
+static uint8_t *read_all(int fd, size_t *len)
+{
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *buf = malloc(cap);
+
+    while (buf) {
+        ssize_t r;
+
+        if (n == cap) {
+            uint8_t *b = realloc(buf, cap * 2);
+
+            if (!b) {
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            break;
+        }
+        if (r == 0) {
+            *len = n;
+            return buf;
+        }
+        n += (size_t)r;
+    }
+    free(buf);
+    return NULL;
+}
+
 int sim_replay_file(struct ftl *ftl, const struct sim_replay_opts *o,
                     bool timing, uint64_t *now, struct ftl_iotrace_writer *w,
                     struct sim_replay_result *r)
@@ -841,6 +885,8 @@ int sim_replay_file(struct ftl *ftl, const struct sim_replay_opts *o,
     char err[512];
     struct stat st;
     void *map = NULL;
+    uint8_t *copy = NULL;
+    size_t len = 0;
     int fd = open(o->path, O_RDONLY), rc;
 
     if (fd < 0 || fstat(fd, &st) < 0) {
@@ -851,23 +897,32 @@ int sim_replay_file(struct ftl *ftl, const struct sim_replay_opts *o,
         }
         return -1;
     }
-    if (st.st_size > 0) {
-        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (!S_ISREG(st.st_mode)) {
+        copy = read_all(fd, &len);
+        if (!copy) {
+            fprintf(stderr, "femu-sim: --replay %s: %s\n", o->path,
+                    errno ? strerror(errno) : "out of memory");
+            close(fd);
+            return -1;
+        }
+    } else if (st.st_size > 0) {
+        len = (size_t)st.st_size;
+        map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {
             fprintf(stderr, "femu-sim: --replay %s: %s\n", o->path,
                     strerror(errno));
             close(fd);
             return -1;
         }
-        madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+        madvise(map, len, MADV_SEQUENTIAL);
     }
     close(fd);
-    rc = sim_replay_buf(ftl, o, map ? map : (const void *)"",
-                        (size_t)st.st_size, timing, now, w, r, err,
-                        sizeof(err));
+    rc = sim_replay_buf(ftl, o, map ? map : copy ? copy : (const void *)"",
+                        len, timing, now, w, r, err, sizeof(err));
     if (map) {
-        munmap(map, (size_t)st.st_size);
+        munmap(map, len);
     }
+    free(copy);
     if (rc) {
         fprintf(stderr, "femu-sim: --replay %s: %s\n", o->path, err);
     }

@@ -29,7 +29,8 @@ enum sim_replay_map {
     SIM_REPLAY_WRAP,    /* start modulo the namespace; a request that runs
                          * past the end continues at LBA 0 */
     SIM_REPLAY_SCALE,   /* the trace's address space (its largest end)
-                         * scaled onto the namespace */
+                         * scaled onto the namespace, each start on a
+                         * NAND page boundary */
 };
 
 struct sim_replay_opts {
