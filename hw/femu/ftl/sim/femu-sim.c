@@ -1031,8 +1031,9 @@ static int filter_data(const struct sim_opts *o, uint8_t *p, uint64_t *len,
     uint32_t secsz = o->cfg.secsz, count, kept = 0;
     uint64_t nblk = ftl_cfg_ns_blocks(&o->cfg);
 
+    count = *len >= 8 ? le32(p + 4) : 0;
     if (*len < 8 || le32(p) != DATA_CHUNK ||
-        *len != 8 + (uint64_t)(count = le32(p + 4)) * DATA_REC) {
+        *len != 8 + (uint64_t)count * DATA_REC) {
         snprintf(err, errlen, "corrupted state file (DATA section of %llu "
                  "bytes)", (unsigned long long)*len);
         return -1;
@@ -1390,13 +1391,17 @@ int main(int argc, char **argv)
         }
     }
     o.cfg.seed = o.seed;
-    if (load_path && (load_lock = lock_state("--load-state", load_path, -1,
-                                             &same)) < 0) {
-        return 1;
+    if (load_path) {
+        load_lock = lock_state("--load-state", load_path, -1, &same);
+        if (load_lock < 0) {
+            return 1;
+        }
     }
-    if (save_path && (save_lock = lock_state("--save-state", save_path,
-                                             load_lock, &same)) < 0) {
-        return 1;
+    if (save_path) {
+        save_lock = lock_state("--save-state", save_path, load_lock, &same);
+        if (save_lock < 0) {
+            return 1;
+        }
     }
     if (load_path) {
         ftl = load_state(&o.cfg, load_path, &phases_run, &file_seed);
