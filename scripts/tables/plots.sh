@@ -8,12 +8,14 @@
 # Defaults: --scale full, --tables docs/tables/SCALE, --out docs/plots.
 # Writes, each from the table of the same name:
 #   02-op.svg         WAF against over-provisioning (op_pcent), femu-sim
-#                     and guest
+#                     and guest, with the analytic LRW (FIFO) limit
 #   02-threshold.svg  WAF against the GC threshold (gc_thres_pcent)
 #   02-policy.svg     WAF of each victim policy, uniform and Zipf 1.2 writes
 #   02-hotcold.svg    WAF with and without hot/cold separation, Zipf 1.2
 #   04-fdp.svg        GC pages moved in the measured run, without and with
 #                     placement (FDP=0 / FDP=1)
+#   05-latency.svg    QD1 latency tail of each phase (fio's percentiles) and
+#                     the completions' lateness (log page C1h's percentiles)
 # A guest cell that is not a number is drawn as missing.  Needs gnuplot
 # (Debian's gnuplot-nox: installed with apt-get when run as root).
 # Exit status 0, 1 on an error (one line on stderr).
@@ -47,7 +49,7 @@ trap 'rm -rf "$tmp"' EXIT
 rows() {
     local f=$tables/$1.md
     [ -f "$f" ] || die "no table $f"
-    awk -F'|' '/^\| *`?[A-Za-z0-9]/ && !/^\| *(properties|placement) *\|/ {
+    awk -F'|' '/^\| *`?[A-Za-z0-9]/ && !/^\| *(properties|placement|phase) *\|/ {
         line = ""
         for (i = 2; i < NF; i++) {
             c = $i; gsub(/`/, "", c); gsub(/^ +| +$/, "", c)
@@ -76,7 +78,7 @@ plot() { # plot NAME: gnuplot script on stdin -> $out/NAME.svg
 }
 
 # 02-op and 02-threshold: WAF against a property
-xy() { # xy TABLE PROPERTY XLABEL [LOGSCALE]
+xy() { # xy TABLE PROPERTY XLABEL [LOGSCALE [EXTRA-PLOT-CLAUSE]]
     local t=$1 p=$2
     rows "$t" | while IFS=$'\t' read -r props writes sim guest _; do
         echo "$(prop "$p" "$props") $(num "$sim") $(num "$guest")"
@@ -89,10 +91,44 @@ set ylabel "write amplification"
 $(if [ -n "${4:-}" ]; then echo 'set logscale y'; else echo 'set yrange [0:*]'; fi)
 set style data linespoints
 plot "$tmp/$t.dat" using 1:2 title "femu-sim" lw 2 pt 7, \\
-     "" using 1:3 title "guest (C0h)" lw 2 dt 2 pt 6 ps 1.5
+     "" using 1:3 title "guest (C0h)" lw 2 dt 2 pt 6 ps 1.5${5:+, \\
+     $5}
 EOF
 }
-xy 02-op op_pcent "over-provisioning, op_pcent (%)" log
+
+# lrw_curve TABLE: the analytic LRW (FIFO victim) limit under uniform
+# writes (Desnoyers, "Analytic modeling of SSD write performance", SYSTOR
+# 2012): A = 1 / (1 - u) with u = exp(-a (1 - u)), where a is the lines GC
+# lets fill (the gc_thres_pcent share of the lines, less the open write
+# line) over the lines the user data fills (lines / (1 + op_pcent/100), as
+# the namespace is NAND / (1 + op_pcent/100)).  Drawn for each op_pcent
+# from 1 to 100 where a > 1 (below it GC cannot keep the reserve and the
+# model has no root); tests/unit/test-theory.sh checks femu-sim against the
+# same formula.  Greedy victim selection lies at or below this curve.
+lrw_curve() {
+    local t=$1 geo lines thr
+    geo=$(sed -n 's/^\*\*.*`\([^`]*\)`.*/\1/p' "$tables/$t.md" | head -1)
+    lines=$(prop blks_per_pl "$geo")
+    thr=$(rows "$t" | head -1 | cut -f1)
+    thr=$(prop gc_thres_pcent "$thr")
+    [ -n "$lines" ] && [ -n "$thr" ] || die "table $t: no blks_per_pl or gc_thres_pcent"
+    awk -v lines="$lines" -v thr="$thr" 'BEGIN {
+        H = int((lines * thr + 99) / 100)
+        for (op = 1; op <= 100; op++) {
+            a = (H - 1) * (1 + op / 100) / lines
+            if (a <= 1.0001) continue
+            lo = 0; hi = 1 - 1e-12
+            for (i = 0; i < 200; i++) {
+                m = (lo + hi) / 2
+                if (m - exp(-a * (1 - m)) < 0) lo = m; else hi = m
+            }
+            printf "%d %.4f\n", op, 1 / (1 - lo)
+        }
+    }' >"$tmp/$t-lrw.dat"
+}
+lrw_curve 02-op
+xy 02-op op_pcent "over-provisioning, op_pcent (%)" log \
+    "\"$tmp/02-op-lrw.dat\" using 1:2 with lines title \"LRW (FIFO) limit, theory\" lw 1 lc rgb \"gray40\""
 xy 02-threshold gc_thres_pcent "GC threshold, gc_thres_pcent (%)"
 
 # 02-policy: a cluster per policy, uniform and Zipf, femu-sim and guest
@@ -151,4 +187,38 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 plot "$tmp/04-fdp.dat" using 2:xtic(1) title "femu-sim", "" using 3 title "guest (C0h)"
+EOF
+
+# 05-latency: the tail of each phase's QD1 latency (fio's p50, p99, p99.9
+# and max: the share of I/Os slower than x is 1/2, 1/100, 1/1000 and
+# 1/I/Os) and of the completions' lateness behind their emulated time
+# (log page C1h's bucketed p50, p99 and p99.9, in us)
+rows 05-latency | while IFS=$'\t' read -r phase ios mean p50 p99 p999 max _; do
+    printf '%s\t%s 0.5\n%s\t%s 0.01\n%s\t%s 0.001\n%s\t%s %s\n' \
+        "$phase" "$(num "$p50")" "$phase" "$(num "$p99")" \
+        "$phase" "$(num "$p999")" "$phase" "$(num "$max")" \
+        "$(awk -v n="$ios" 'BEGIN { printf "%.6g", (n > 0) ? 1 / n : 0 }')"
+done >"$tmp/05-latency.rows"
+[ -s "$tmp/05-latency.rows" ] || die "table 05-latency has no rows"
+i=0 clause=
+for ph in $(cut -f1 "$tmp/05-latency.rows" | awk '!seen[$0]++'); do
+    awk -F'\t' -v p="$ph" '$1 == p { print $2 }' "$tmp/05-latency.rows" >"$tmp/05-latency-$i.dat"
+    clause="$clause${clause:+, }\"$tmp/05-latency-$i.dat\" using 1:2 title \"$ph (fio)\" lw 2"
+    i=$((i + 1))
+done
+sed -n 's/.*p50_ns<=\([0-9]*\) p99_ns<=\([0-9]*\) p999_ns<=\([0-9]*\).*/\1 \2 \3/p' \
+    "$tables/05-latency.md" |
+    awk '{ printf "%.3f 0.5\n%.3f 0.01\n%.3f 0.001\n", $1 / 1000, $2 / 1000, $3 / 1000 }' \
+    >"$tmp/05-latency-c1h.dat"
+[ -s "$tmp/05-latency-c1h.dat" ] &&
+    clause="$clause, \"$tmp/05-latency-c1h.dat\" using 1:2 title \"completion lateness (C1h)\" lw 2 dt 2 lc rgb \"black\""
+plot 05-latency <<EOF
+set title "$(caption 05-latency)" font "sans,11"
+set xlabel "latency (us)"
+set ylabel "share of I/Os slower"
+set logscale xy
+set format y "%g"
+set key bottom left box opaque
+set style data linespoints
+plot $clause
 EOF
