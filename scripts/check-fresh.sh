@@ -48,7 +48,7 @@ done
 command -v git >/dev/null 2>&1 || die "git not found; install it with: apt-get install git"
 if ! command -v mmdebstrap >/dev/null 2>&1; then
     note "installing mmdebstrap (apt-get)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends mmdebstrap \
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends mmdebstrap \
         > /tmp/femu-fresh-apt.log 2>&1 ||
         die "apt-get install mmdebstrap failed (log: /tmp/femu-fresh-apt.log)"
 fi

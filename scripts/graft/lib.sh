@@ -144,9 +144,9 @@ femu_check_deps() {
     local log
     log=$(mktemp /tmp/femu-apt.XXXXXX)
     export DEBIAN_FRONTEND=noninteractive
-    { apt-get update -q &&
-      { [ ${#pkgs[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends "${pkgs[@]}"; } &&
-      { [ ${#bpo[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends -t bookworm-backports "${bpo[@]}"; }
+    { apt-get -o DPkg::Lock::Timeout=600 update -q &&
+      { [ ${#pkgs[@]} -eq 0 ] || apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${pkgs[@]}"; } &&
+      { [ ${#bpo[@]} -eq 0 ] || apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends -t bookworm-backports "${bpo[@]}"; }
     } > "$log" 2>&1 || die "apt-get install failed: $(tail -n 1 "$log") (log: $log)"
     rm -f "$log"
     missing=$(femu_missing_deps)
@@ -246,10 +246,10 @@ femu_need() {
     echo "installing ${pkgs[*]} (apt-get)" >&2
     local log
     log=$(mktemp /tmp/femu-apt.XXXXXX)
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" \
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${pkgs[@]}" \
         > "$log" 2>&1 ||
-        { DEBIAN_FRONTEND=noninteractive apt-get update -q > "$log" 2>&1 &&
-          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" \
+        { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q > "$log" 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${pkgs[@]}" \
               >> "$log" 2>&1; } ||
         die "apt-get install ${pkgs[*]} failed: $(tail -n 1 "$log") (log: $log)"
     rm -f "$log"

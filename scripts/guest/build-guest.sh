@@ -91,7 +91,7 @@ need flock util-linux; need realpath coreutils
 if [ ${#MISSING[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         log "installing host tools: ${MISSING[*]}"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${MISSING[@]}" \
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${MISSING[@]}" \
             >/tmp/femu-guest-apt.log 2>&1 ||
             die "apt-get install ${MISSING[*]} failed (see /tmp/femu-guest-apt.log)"
     else
