@@ -118,14 +118,14 @@ static void femu_capture_rec(FemuCtrl *n, struct ftl_iotrace_rec *r,
     }
 }
 
-void femu_capture(FemuCtrl *n, uint8_t op, uint8_t flags, uint64_t slba,
-                  uint32_t nlb, uint32_t arg, int64_t at_ns, int64_t done_ns)
+void femu_capture(FemuCtrl *n, uint32_t nsid, uint8_t op, uint8_t flags,
+                  uint64_t slba, uint32_t nlb, uint32_t arg, int64_t at_ns,
+                  int64_t done_ns)
 {
     struct ftl_iotrace_rec r = {
         .op = op,
         .flags = flags,
-        .nsid = op == FTL_IOTRACE_CONTROL || op == FTL_IOTRACE_RUH_UPDATE ?
-                0 : 1,
+        .nsid = nsid,
         .slba = slba,
         .nlb = nlb,
         .arg = arg,

@@ -754,7 +754,7 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
 
         trace_femu_fdp_ruh_update(pid, ftl_fdp_ruamw(n->ftl, pid));
         ftl_fdp_ruh_update(n->ftl, pid, req->arrival_ns);
-        femu_capture(n, FTL_IOTRACE_RUH_UPDATE, 0, 0, 0, pid,
+        femu_capture(n, 0, FTL_IOTRACE_RUH_UPDATE, 0, 0, 0, pid,
                      req->arrival_ns, 0);
     }
     qemu_mutex_unlock(&n->ftl_lock);

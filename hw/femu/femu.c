@@ -213,7 +213,7 @@ static void femu_ns_fini(FemuCtrl *n)
 
 /*
  * What several namespaces per controller do not have yet: the state
- * file, the I/O trace and FDP speak of one namespace.
+ * file and FDP speak of one namespace.
  */
 static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
 {
@@ -223,11 +223,6 @@ static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
     if (n->params.state_path) {
         error_setg(errp, "state=%s: state files hold one namespace; "
                    "namespaces=%u", n->params.state_path, n->nns);
-        return false;
-    }
-    if (n->params.io_trace_path) {
-        error_setg(errp, "io_trace=%s: I/O traces hold one namespace; "
-                   "namespaces=%u", n->params.io_trace_path, n->nns);
         return false;
     }
     if (n->params.subsys_id) {

@@ -643,9 +643,12 @@ uint64_t femu_pollers_wake_margin(FemuCtrl *n);
 /* capture.c: io_trace= (docs/trace.md) */
 bool femu_capture_realize(FemuCtrl *n, Error **errp);
 void femu_capture_fini(FemuCtrl *n);
-/* one record, ftl_lock held, after the FTL call it describes */
-void femu_capture(FemuCtrl *n, uint8_t op, uint8_t flags, uint64_t slba,
-                  uint32_t nlb, uint32_t arg, int64_t at_ns, int64_t done_ns);
+/* one record, ftl_lock held, after the FTL call it describes: nsid the
+ * command's namespace (0 for an RUH update or a control), slba in the
+ * FTL's logical space (the namespace's ftl_base added) */
+void femu_capture(FemuCtrl *n, uint32_t nsid, uint8_t op, uint8_t flags,
+                  uint64_t slba, uint32_t nlb, uint32_t arg, int64_t at_ns,
+                  int64_t done_ns);
 /* a Flush (takes ftl_lock while a trace is being written) */
 void femu_capture_flush(FemuCtrl *n, uint32_t nsid, int64_t at_ns);
 uint16_t femu_capture_control(FemuCtrl *n, uint32_t code);

@@ -120,8 +120,10 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
             req->due_ns = ftl_host_costs(n->ftl, is_write, len, req->due_ns);
         }
         ftl_background_gc(n->ftl, start);
-        femu_capture(n, is_write ? FTL_IOTRACE_WRITE : FTL_IOTRACE_READ, 0,
-                     slba, nlb, is_write ? pid : 0, start, req->due_ns);
+        femu_capture(n, req->ns->nsid,
+                     is_write ? FTL_IOTRACE_WRITE : FTL_IOTRACE_READ, 0,
+                     req->ns->ftl_base + slba, nlb, is_write ? pid : 0, start,
+                     req->due_ns);
         qemu_mutex_unlock(&n->ftl_lock);
         if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
             /* no free line could be made: a write fault, never a crash */
@@ -183,8 +185,9 @@ static void femu_unmap(FemuCtrl *n, FemuNamespace *ns, uint64_t slba,
         ftl_trim(n->ftl, ns->ftl_base + s, e - s);
         /* each step as the FTL took it: another poller's write may come
          * between two steps */
-        femu_capture(n, op, op == FTL_IOTRACE_DEALLOC ? FTL_IOTRACE_F_MORE : 0,
-                     s, (uint32_t)(e - s), 0, at_ns, 0);
+        femu_capture(n, ns->nsid, op,
+                     op == FTL_IOTRACE_DEALLOC ? FTL_IOTRACE_F_MORE : 0,
+                     ns->ftl_base + s, (uint32_t)(e - s), 0, at_ns, 0);
         s = e;
         if (s < end && qatomic_read(&n->ftl_waiters)) {
             qemu_mutex_unlock(&n->ftl_lock);
@@ -277,8 +280,9 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         req->due_ns = ftl_trim_cost(n->ftl, nr, start);
         ftl_background_gc(n->ftl, start);
         /* the command's end: a deallocate of no blocks, then GC */
-        femu_capture(n, FTL_IOTRACE_DEALLOC, 0, le64_to_cpu(range[0].slba),
-                     0, 0, start, 0);
+        femu_capture(n, req->ns->nsid, FTL_IOTRACE_DEALLOC, 0,
+                     req->ns->ftl_base + le64_to_cpu(range[0].slba), 0, 0,
+                     start, 0);
         qemu_mutex_unlock(&n->ftl_lock);
     }
     /* the first range's LBA and the blocks of all ranges */

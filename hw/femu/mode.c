@@ -92,7 +92,7 @@ static void femu_bbssd_control(FemuCtrl *n, FemuNamespace *ns, uint32_t code)
         ftl_reset_counters(n->ftl);
         break;
     }
-    femu_capture(n, FTL_IOTRACE_CONTROL, 0, 0, 0, code, get_clock(), 0);
+    femu_capture(n, 0, FTL_IOTRACE_CONTROL, 0, 0, 0, code, get_clock(), 0);
     qemu_mutex_unlock(&n->ftl_lock);
 }
 

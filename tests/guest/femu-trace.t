@@ -3,7 +3,8 @@
 # (writes, reads, deallocates, flushes; four jobs on two pollers, a counter
 # reset; NAND times 20/50/200 us) with GC, the guest stops the
 # trace with 0xEF code 11 and reads C0h; femu-sim --replay of the trace
-# prints exactly those counters.  What the guest writes after the stop is
+# prints exactly those counters; the same with two BlackBox namespaces
+# written at once.  What the guest writes after the stop is
 # not in the trace.  A trace to a full disk stops with one message while
 # the guest's I/O goes on.
 . "$(dirname "$0")/femu-lib.sh"
@@ -45,6 +46,24 @@ echo "$pace" | grep -qE '^replay: completions equal to the trace.s: ([0-9]+) of 
     fail "completions differ: $(echo "$pace" | grep '^replay: completions')"
 echo "$pace" | grep -qE '^replay latency \(reads and writes, us\): count [0-9]+ mean [1-9]' ||
     fail "zero latencies: the NAND times were not on: $(echo "$pace" | grep '^replay latency')"
+
+# two BlackBox namespaces on one FTL: the trace holds both (each record
+# with its namespace id and an LBA in the FTL's logical space) and its
+# replay gives the device's C0h
+femu_guest trace-ns.sh --timeout 600 \
+    -device femu,serial=trn,nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,devsz_mb=24,namespaces=2,namespace_sizes=12M,,12M,io_trace=$T/ns.ftr \
+    >"$T/out3" 2>"$T/err3"
+rc=$?
+cat "$T/out3"
+[ $rc = 0 ] || fail "two namespaces: guest run exit $rc: $(tail -3 "$T/err3")"
+grep -q '^FAIL' "$T/out3" && fail "a guest check failed with two namespaces"
+dev=$(sed -n 's/^c0 at stop //p' "$T/out3")
+set -- $dev
+[ -n "$dev" ] && [ "${3:-0}" -gt 0 ] || fail "two namespaces: no GC in the recorded workload: '$dev'"
+rep=$("$SIM" --replay="$T/ns.ftr") || fail "two namespaces: femu-sim --replay exit $?"
+sim=$(echo "$rep" | sed -n 's/^C0h since start: waf_x1000=\([0-9]*\) host_pages_written=\([0-9]*\) gc_pages_moved=\([0-9]*\) host_pages_programmed=\([0-9]*\)$/\1 \2 \3 \4/p')
+echo "two namespaces: device C0h at the stop: $dev; femu-sim --replay: $sim"
+[ -n "$sim" ] && [ "$sim" = "$dev" ] || fail "two namespaces: replay C0h '$sim' vs device '$dev'"
 
 # a full disk: QEMU under a 512 KiB file size limit (SIGXFSZ ignored, so
 # a write past it fails with EFBIG as one past a full disk's end fails

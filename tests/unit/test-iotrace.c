@@ -104,9 +104,14 @@ static void test_records(void)
     CHECK_EQ(ftl_iotrace_check_rec(&r, NULL, 1000, 4, err, sizeof(err)), -1);
     CHECK_STR(err, "write of 0 blocks");
     r.nlb = 1;
-    r.nsid = 2;
+    r.nsid = 2;     /* another namespace of the same FTL */
+    CHECK_EQ(ftl_iotrace_check_rec(&r, NULL, 1000, 4, err, sizeof(err)), 0);
+    r.nsid = 0;
     CHECK_EQ(ftl_iotrace_check_rec(&r, NULL, 1000, 4, err, sizeof(err)), -1);
-    CHECK_STR(err, "namespace 2");
+    CHECK_STR(err, "namespace 0 (1 to 16)");
+    r.nsid = 17;
+    CHECK_EQ(ftl_iotrace_check_rec(&r, NULL, 1000, 4, err, sizeof(err)), -1);
+    CHECK_STR(err, "namespace 17 (1 to 16)");
     r.nsid = 1;
     r.flags = FTL_IOTRACE_F_MORE;  /* only a deallocate range has it */
     CHECK_EQ(ftl_iotrace_check_rec(&r, NULL, 1000, 4, err, sizeof(err)), -1);

@@ -263,12 +263,15 @@ int ftl_iotrace_check_rec(const struct ftl_iotrace_rec *r,
                  ftl_iotrace_op_name(r->op), r->flags);
         return -1;
     }
-    if (io && r->nsid != 1) {
-        snprintf(err, errlen, "%s: namespace %" PRIu32 " (the device has "
-                 "namespace 1)", ftl_iotrace_op_name(r->op), r->nsid);
+    /* with several namespaces the LBA is in the FTL's logical space,
+     * which holds them end to end: the id says whose it was */
+    if (io && (r->nsid == 0 || r->nsid > FTL_IOTRACE_MAX_NSID)) {
+        snprintf(err, errlen, "%s: namespace %" PRIu32 " (1 to %u)",
+                 ftl_iotrace_op_name(r->op), r->nsid, FTL_IOTRACE_MAX_NSID);
         return -1;
     }
-    if (r->op == FTL_IOTRACE_FLUSH && r->nsid != 1 && r->nsid != UINT32_MAX) {
+    if (r->op == FTL_IOTRACE_FLUSH && (r->nsid == 0 ||
+        (r->nsid > FTL_IOTRACE_MAX_NSID && r->nsid != UINT32_MAX))) {
         snprintf(err, errlen, "flush: namespace %" PRIu32, r->nsid);
         return -1;
     }

@@ -35,6 +35,8 @@ extern "C" {
 #define FTL_IOTRACE_VERSION   1
 #define FTL_IOTRACE_HDR_SIZE  256
 #define FTL_IOTRACE_REC_SIZE  40
+/* namespace ids a record may carry (the device offers up to 16) */
+#define FTL_IOTRACE_MAX_NSID  16
 
 /* Record operations: each is one FTL step of the device (ftl_iotrace_apply
  * does what the device did). */
@@ -71,8 +73,11 @@ struct ftl_iotrace_hdr {
 struct ftl_iotrace_rec {
     uint8_t op;                   /* enum ftl_iotrace_op */
     uint8_t flags;                /* FTL_IOTRACE_F_* */
-    uint32_t nsid;                /* 1; FLUSH may carry FFFFFFFFh */
-    uint64_t slba;
+    uint32_t nsid;                /* the command's namespace (1 to 16);
+                                   * FLUSH may carry FFFFFFFFh; 0 for
+                                   * RUH_UPDATE and CONTROL */
+    uint64_t slba;                /* in the FTL's logical space: the
+                                   * namespaces end to end */
     uint32_t nlb;
     uint32_t arg;                 /* WRITE: placement id (FTL_PID_NONE for
                                    * none); RUH_UPDATE: handle; CONTROL:
