@@ -26,7 +26,8 @@
  *   block is erased.
  *
  * Merges, counted by kind:
- *   switch:  the log block holds every offset in order and the data block
+ *   switch:  the log block holds every offset in order (all of them: the
+ *            namespace's last logical block may have fewer) and the data block
  *            nothing valid: the log block becomes the data block; the old
  *            data block is erased (1 erase, 0 copies);
  *   partial: the log block holds offsets 0..k-1 in order: the valid pages
@@ -152,6 +153,15 @@ uint32_t ftl_hyb_pg(const struct ftl *ftl, uint32_t ppa)
     return ftl->tm.typed ? ppa % ftl->hyb.ppb : 0;
 }
 
+/* Logical pages of lbn: pgs_per_blk, fewer in the namespace's last
+ * logical block when it ends inside one. */
+static uint32_t lbn_pages(const struct ftl *ftl, uint32_t lbn)
+{
+    uint64_t left = ftl->lpages - (uint64_t)lbn * ftl->hyb.ppb;
+
+    return left < ftl->hyb.ppb ? (uint32_t)left : ftl->hyb.ppb;
+}
+
 /* ---- blocks ---- */
 
 static uint32_t blk_take(struct ftl *ftl)
@@ -275,7 +285,8 @@ static uint64_t merge_log(struct ftl *ftl, uint32_t lbn, uint32_t lb,
     uint32_t d = h->data[lbn];
     uint64_t done = now;
 
-    if (seq && h->wp[lb] == h->ppb && (d == FTL_NONE || h->vpc[d] == 0)) {
+    if (seq && h->wp[lb] >= lbn_pages(ftl, lbn) &&
+        (d == FTL_NONE || h->vpc[d] == 0)) {
         ftl->ctr.merges_switch++;
     } else if (seq) {
         ftl->ctr.merges_partial++;
@@ -426,8 +437,8 @@ static uint64_t bast_write(struct ftl *ftl, uint32_t lpn, uint32_t lbn,
     pg = h->wp[l->pb];
     l->seq &= pg == off;
     done = page_prog(ftl, lpn, l->pb, pg, true, start);
-    if (pg + 1 == h->ppb) {
-        /* full: merged at once */
+    if (pg + 1 == h->ppb || (l->seq && pg + 1 == lbn_pages(ftl, lbn))) {
+        /* full, or every offset of the block in order: merged at once */
         uint64_t t = merge_log(ftl, lbn, l->pb, l->seq, done);
 
         if (t == FTL_TIME_ERROR) {
@@ -460,11 +471,15 @@ static uint64_t fast_write(struct ftl *ftl, uint32_t lpn, uint32_t lbn,
             return FTL_TIME_ERROR;
         }
         h->sw_lbn = lbn;
-        return page_prog(ftl, lpn, h->sw_pb, 0, true, start);
+        done = page_prog(ftl, lpn, h->sw_pb, 0, true, start);
+        if (lbn_pages(ftl, lbn) == 1) {
+            done = fast_sw_merge(ftl, done);
+        }
+        return done;
     }
     if (h->sw_lbn == lbn && h->wp[h->sw_pb] == off) {
         done = page_prog(ftl, lpn, h->sw_pb, off, true, now);
-        if (off + 1 == h->ppb) {
+        if (off + 1 == lbn_pages(ftl, lbn)) {
             done = fast_sw_merge(ftl, done);
         }
         return done;
