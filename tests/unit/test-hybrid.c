@@ -422,6 +422,37 @@ static void test_tight_spare(void)
     }
 }
 
+/* The invariant check sees a broken log-block state. */
+static void test_check_catches(void)
+{
+    struct ftl_config c;
+    struct ftl *f;
+    char err[256];
+    uint64_t t = 0;
+    uint32_t ow[2] = { 1, 0 };
+
+    tiny_cfg(&c, FTL_MAP_HYBRID, 1);
+    f = must_new(&c);
+    fill(f, 0, &t);
+    wseq(f, ow, 2, &t);
+    CHECK_INVARIANTS(f);
+    f->hyb.vpc[0]++;
+    CHECK(ftl_check_invariants(f, err, sizeof(err)) < 0);
+    CHECK_STR(err, "block 0: valid count 3 but 2 pages valid");
+    f->hyb.vpc[0]--;
+    /* lpn 2 pointed into the log block, which does not hold it */
+    ftl_map_put(f, 2, 1 * 4 + 3);
+    CHECK(ftl_check_invariants(f, err, sizeof(err)) < 0);
+    ftl_map_put(f, 2, 2);
+    CHECK_INVARIANTS(f);
+    f->hyb.log[0].next = 0;
+    CHECK(ftl_check_invariants(f, err, sizeof(err)) < 0);
+    CHECK_STR(err, "log slot list");
+    f->hyb.log[0].next = FTL_NONE;
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
 /* State files hold page-mapped FTLs only: refused with one line. */
 static void test_no_state(void)
 {
@@ -451,6 +482,7 @@ int main(void)
     RUN(test_random_run);
     RUN(test_refused);
     RUN(test_tight_spare);
+    RUN(test_check_catches);
     RUN(test_no_state);
     return test_done("test-hybrid");
 }

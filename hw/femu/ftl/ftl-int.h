@@ -135,7 +135,7 @@ struct ftl_dftl {
 struct ftl_hyb_log {
     uint32_t pb;         /* its physical block, FTL_NONE: slot unused */
     uint32_t lbn;        /* the logical block it serves */
-    uint64_t stamp;      /* allocation order (the oldest is merged) */
+    uint32_t prev, next; /* in allocation order; next: the free stack */
     uint8_t seq;         /* page i holds offset i so far */
 };
 
@@ -147,12 +147,12 @@ struct ftl_hyb {
     uint32_t nlog;       /* log_blocks */
     uint32_t *data;      /* lbn -> data block, FTL_NONE */
     uint32_t *log_of;    /* BAST: lbn -> log slot, FTL_NONE */
-    uint32_t *mark;      /* spare per-lbn marks */
     uint32_t *wp;        /* block -> next page to program */
     uint32_t *vpc;       /* block -> valid pages */
     uint32_t *freeq, free_head, nfree; /* erased blocks, FIFO ring */
     struct ftl_hyb_log *log; /* BAST: nlog slots */
-    uint64_t stamp;
+    uint32_t old, young;     /* BAST: oldest and newest slot in use */
+    uint32_t free_slot;      /* BAST: unused slots, a stack */
     uint32_t *rw, rw_head, rw_n; /* FAST: random-log blocks, oldest first */
     uint32_t sw_pb, sw_lbn;      /* FAST: the sequential log block */
 };

@@ -87,13 +87,12 @@ int ftl_hyb_init(struct ftl *ftl)
     h->nlog = nlog = ftl->cfg.log_blocks;
     h->data = malloc((uint64_t)h->nlbn * sizeof(*h->data));
     h->log_of = malloc((uint64_t)h->nlbn * sizeof(*h->log_of));
-    h->mark = calloc(h->nlbn, sizeof(*h->mark));
     h->wp = calloc(h->nblk, sizeof(*h->wp));
     h->vpc = calloc(h->nblk, sizeof(*h->vpc));
     h->freeq = malloc((uint64_t)h->nblk * sizeof(*h->freeq));
     h->log = calloc(nlog, sizeof(*h->log));
     h->rw = malloc((uint64_t)nlog * sizeof(*h->rw));
-    if (!h->data || !h->log_of || !h->mark || !h->wp || !h->vpc ||
+    if (!h->data || !h->log_of || !h->wp || !h->vpc ||
         !h->freeq || !h->log || !h->rw) {
         ftl_hyb_free(ftl);
         return -1;
@@ -110,7 +109,10 @@ int ftl_hyb_init(struct ftl *ftl)
     for (uint32_t i = 0; i < nlog; i++) {
         h->log[i].pb = FTL_NONE;
         h->log[i].lbn = FTL_NONE;
+        h->log[i].next = i + 1 < nlog ? i + 1 : FTL_NONE;
     }
+    h->free_slot = 0;
+    h->old = h->young = FTL_NONE;
     h->rw_head = h->rw_n = 0;
     h->sw_pb = h->sw_lbn = FTL_NONE;
     return 0;
@@ -122,7 +124,6 @@ void ftl_hyb_free(struct ftl *ftl)
 
     free(h->data);
     free(h->log_of);
-    free(h->mark);
     free(h->wp);
     free(h->vpc);
     free(h->freeq);
@@ -138,7 +139,7 @@ uint64_t ftl_hyb_meta_bytes(const struct ftl *ftl)
     if (!h->on) {
         return 0;
     }
-    return (uint64_t)h->nlbn * 3 * sizeof(uint32_t) +
+    return (uint64_t)h->nlbn * 2 * sizeof(uint32_t) +
            (uint64_t)h->nblk * 3 * sizeof(uint32_t) +
            (uint64_t)h->nlog * (sizeof(struct ftl_hyb_log) + sizeof(uint32_t));
 }
@@ -378,40 +379,60 @@ static uint64_t fast_rw_reclaim(struct ftl *ftl, uint64_t now)
     return done;
 }
 
+/* BAST: slot s's log block is gone (merged): the slot is free again. */
+static void bast_log_release(struct ftl_hyb *h, uint32_t s)
+{
+    struct ftl_hyb_log *l = &h->log[s];
+
+    if (l->prev != FTL_NONE) {
+        h->log[l->prev].next = l->next;
+    } else {
+        h->old = l->next;
+    }
+    if (l->next != FTL_NONE) {
+        h->log[l->next].prev = l->prev;
+    } else {
+        h->young = l->prev;
+    }
+    h->log_of[l->lbn] = FTL_NONE;
+    l->lbn = l->pb = FTL_NONE;
+    l->next = h->free_slot;
+    h->free_slot = s;
+}
+
 /* BAST: a log block for lbn, merging the oldest one when all are taken. */
 static uint32_t bast_log_for(struct ftl *ftl, uint32_t lbn, uint64_t *now)
 {
     struct ftl_hyb *h = &ftl->hyb;
-    uint32_t s = FTL_NONE, pb;
+    uint32_t s, pb;
 
-    for (uint32_t i = 0; i < h->nlog; i++) {
-        if (h->log[i].lbn == FTL_NONE) {
-            s = i;
-            break;
-        }
-        if (s == FTL_NONE || h->log[i].stamp < h->log[s].stamp) {
-            s = i;
-        }
-    }
-    if (h->log[s].lbn != FTL_NONE) {
-        struct ftl_hyb_log *l = &h->log[s];
+    if (h->free_slot == FTL_NONE) {
+        struct ftl_hyb_log *l = &h->log[h->old];
         uint64_t t = merge_log(ftl, l->lbn, l->pb, l->seq, *now);
 
         if (t == FTL_TIME_ERROR) {
             return FTL_NONE;
         }
-        h->log_of[l->lbn] = FTL_NONE;
-        l->lbn = l->pb = FTL_NONE;
+        bast_log_release(h, h->old);
         *now = t;
     }
     pb = blk_take(ftl);
     if (pb == FTL_NONE) {
         return FTL_NONE;
     }
+    s = h->free_slot;
+    h->free_slot = h->log[s].next;
     h->log[s].pb = pb;
     h->log[s].lbn = lbn;
     h->log[s].seq = 1;
-    h->log[s].stamp = ++h->stamp;
+    h->log[s].prev = h->young;
+    h->log[s].next = FTL_NONE;
+    if (h->young != FTL_NONE) {
+        h->log[h->young].next = s;
+    } else {
+        h->old = s;
+    }
+    h->young = s;
     h->log_of[lbn] = s;
     return s;
 }
@@ -444,8 +465,7 @@ static uint64_t bast_write(struct ftl *ftl, uint32_t lpn, uint32_t lbn,
         if (t == FTL_TIME_ERROR) {
             return t;
         }
-        h->log_of[lbn] = FTL_NONE;
-        l->lbn = l->pb = FTL_NONE;
+        bast_log_release(h, s);
         done = t;
     }
     return done;
@@ -619,6 +639,25 @@ int ftl_hyb_check(const struct ftl *ftl, char *err, size_t errlen)
                 BAD("log block %u of lbn %u is not its log", i,
                     h->log[i].lbn);
             }
+        }
+    }
+    if (!h->fast) {
+        /* the slots in use in allocation order, the others stacked */
+        uint32_t n = 0, nf = 0;
+
+        for (uint32_t i = h->old; i != FTL_NONE; i = h->log[i].next) {
+            if (h->log[i].lbn == FTL_NONE || ++n > h->nlog) {
+                BAD("log slot list: slot %u unused or a loop", i);
+            }
+        }
+        for (uint32_t i = h->free_slot; i != FTL_NONE; i = h->log[i].next) {
+            if (h->log[i].lbn != FTL_NONE || ++nf > h->nlog) {
+                BAD("free slot stack: slot %u in use or a loop", i);
+            }
+        }
+        if (n != nlogs || n + nf != h->nlog) {
+            BAD("%u log slots in use, %u listed, %u free of %u", nlogs, n,
+                nf, h->nlog);
         }
     }
     for (uint32_t i = 0; i < h->nfree; i++) {
