@@ -106,6 +106,18 @@ static void test_bast_switch(void)
     CHECK_EQ(ftl_waf_x1000(f), 1000);
     CHECK_EQ(ftl_mapped_pages(f), 4);
     CHECK_INVARIANTS(f);
+    /* lbn 1 written up to offset 1 (block 2, write pointer 2), then
+     * 4..7 in order: offsets 0, 1 go to a log block (3); offsets 2 and 3
+     * could go in place but continue the log block, which then holds the
+     * whole block in order: a switch merge, block 2 erased, no copy */
+    wseq(f, (uint32_t[]){ 4, 5, 4, 5, 6, 7 }, 6, &t);
+    k = ctr(f);
+    CHECK_EQ(k.merges_switch, 2);
+    CHECK_EQ(k.gc_pages_moved, 0);
+    CHECK_EQ(k.blocks_erased, 2);
+    CHECK_EQ(f->hyb.data[1], 3);
+    CHECK_EQ(ftl_waf_x1000(f), 1000);
+    CHECK_INVARIANTS(f);
     ftl_free(f);
 }
 

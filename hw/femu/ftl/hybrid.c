@@ -7,8 +7,8 @@
  * off = lpn % pgs_per_blk).  Each logical block has one data block in
  * which page off holds offset off.  NAND pages of a block are programmed
  * in order: a write of off lands in place when off is at or above the
- * data block's write pointer (the pages skipped stay erased), otherwise
- * in a log block.
+ * data block's write pointer (the pages skipped stay erased) and no log
+ * block written in order goes on with off, otherwise in a log block.
  *
  *   hybrid (BAST, Kim et al., "A space-efficient flash translation layer
  *   for CompactFlash systems", 2002): log_blocks log blocks, each
@@ -523,6 +523,16 @@ static uint64_t fast_write(struct ftl *ftl, uint32_t lpn, uint32_t lbn,
     return page_prog(ftl, lpn, pb, h->wp[pb], true, start);
 }
 
+/* Whether lbn has a log block written in order whose next page is off. */
+static bool seq_log_next(const struct ftl_hyb *h, uint32_t lbn, uint32_t off)
+{
+    if (h->fast) {
+        return h->sw_lbn == lbn && h->wp[h->sw_pb] == off;
+    }
+    return h->log_of[lbn] != FTL_NONE && h->log[h->log_of[lbn]].seq &&
+           h->wp[h->log[h->log_of[lbn]].pb] == off;
+}
+
 uint64_t ftl_hyb_write(struct ftl *ftl, uint32_t lpn, uint64_t now)
 {
     struct ftl_hyb *h = &ftl->hyb;
@@ -537,9 +547,10 @@ uint64_t ftl_hyb_write(struct ftl *ftl, uint32_t lpn, uint64_t now)
         }
         h->data[lbn] = d;
     }
-    if (off >= h->wp[d]) {
+    if (off >= h->wp[d] && !seq_log_next(h, lbn, off)) {
         /* in place: the page is still erased and the block's program
-         * order holds */
+         * order holds (unless a log block written in order goes on with
+         * this offset: it stays whole for a switch merge) */
         done = page_prog(ftl, lpn, d, off, true, now);
     } else if (h->fast) {
         done = fast_write(ftl, lpn, lbn, off, now);
