@@ -284,12 +284,12 @@ static uint64_t merge_log(struct ftl *ftl, uint32_t lbn, uint32_t lb,
     struct ftl_hyb *h = &ftl->hyb;
     bool timed = ftl->tm.gc_delay;
     uint32_t d = h->data[lbn];
-    uint64_t done = now;
+    bool whole = h->wp[lb] >= lbn_pages(ftl, lbn);
+    uint64_t done = now, copied;
 
-    if (seq && h->wp[lb] >= lbn_pages(ftl, lbn) &&
-        (d == FTL_NONE || h->vpc[d] == 0)) {
+    if (seq && whole && (d == FTL_NONE || h->vpc[d] == 0)) {
         ftl->ctr.merges_switch++;
-    } else if (seq) {
+    } else if (seq && !whole) {
         ftl->ctr.merges_partial++;
         done = copy_rest(ftl, lbn, lb, h->wp[lb], timed, now);
     } else {
@@ -299,9 +299,14 @@ static uint64_t merge_log(struct ftl *ftl, uint32_t lbn, uint32_t lb,
             return FTL_TIME_ERROR;
         }
         ftl->ctr.merges_full++;
-        done = copy_rest(ftl, lbn, nb, 0, timed, now);
-        done = ftl_max64(done, blk_erase(ftl, lb, timed, done));
+        copied = copy_rest(ftl, lbn, nb, 0, timed, now);
+        done = ftl_max64(copied, blk_erase(ftl, lb, timed, copied));
         lb = nb;
+        if (d != FTL_NONE) {
+            done = ftl_max64(done, blk_erase(ftl, d, timed, copied));
+        }
+        h->data[lbn] = lb;
+        return done;
     }
     if (d != FTL_NONE) {
         done = ftl_max64(done, blk_erase(ftl, d, timed, done));
@@ -317,18 +322,18 @@ static uint64_t fast_full_merge(struct ftl *ftl, uint32_t lbn, uint64_t now)
     struct ftl_hyb *h = &ftl->hyb;
     bool timed = ftl->tm.gc_delay;
     uint32_t d = h->data[lbn], nb = blk_take(ftl);
-    uint64_t done;
+    uint64_t done, copied;
 
     if (nb == FTL_NONE) {
         return FTL_TIME_ERROR;
     }
     ftl->ctr.merges_full++;
-    done = copy_rest(ftl, lbn, nb, 0, timed, now);
+    copied = done = copy_rest(ftl, lbn, nb, 0, timed, now);
     if (d != FTL_NONE) {
-        done = ftl_max64(done, blk_erase(ftl, d, timed, done));
+        done = ftl_max64(done, blk_erase(ftl, d, timed, copied));
     }
     if (h->sw_lbn == lbn) {
-        done = ftl_max64(done, blk_erase(ftl, h->sw_pb, timed, done));
+        done = ftl_max64(done, blk_erase(ftl, h->sw_pb, timed, copied));
         h->sw_pb = h->sw_lbn = FTL_NONE;
     }
     h->data[lbn] = nb;
