@@ -404,6 +404,17 @@ static void test_refused(void)
     c.fdp_nruh = 2;
     CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
     CHECK_STR(err, "mapping=hybrid: not with FDP");
+    /* no line reserve: op_pcent 5 (244 pages, 61 logical blocks) is too
+     * little spare for page mapping's GC but enough blocks for 61 data
+     * blocks, 2 log blocks and the one a full merge takes */
+    tiny_cfg(&c, FTL_MAP_PAGE, 2);
+    c.op_pcent = 5;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    c.mapping = FTL_MAP_HYBRID;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) == 0);
+    c.log_blocks = 3;
+    CHECK(ftl_config_validate(&c, err, sizeof(err)) < 0);
+    CHECK_STR(err, "log_blocks=3: mapping=hybrid needs 65 blocks (61 data");
     /* the page scheme ignores log_blocks */
     tiny_cfg(&c, FTL_MAP_PAGE, 100);
     CHECK(ftl_config_validate(&c, err, sizeof(err)) == 0);
@@ -431,6 +442,79 @@ static void test_tight_spare(void)
         }
         CHECK_INVARIANTS(f);
         ftl_free(f);
+    }
+}
+
+/*
+ * Odd geometries (one-page blocks, two planes, 4 KiB logical blocks,
+ * 512-byte and 8 KiB pages, a namespace ending inside a block), the
+ * most log blocks the NAND allows: random writes of 1..20 pages, trims
+ * and reads never fail, a written page reads from NAND, a trimmed one
+ * does not, and the invariants hold.
+ */
+static void test_geometries(void)
+{
+    static const struct { uint32_t ch, lun, pl, blk, pg, spp, secsz; } g[] = {
+        { 1, 1, 1, 16, 1, 8, 512 },
+        { 2, 1, 2, 16, 8, 1, 512 },
+        { 1, 2, 1, 24, 16, 8, 4096 },
+        { 2, 2, 1, 20, 5, 16, 512 },
+    };
+
+    for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+        for (int m = FTL_MAP_HYBRID; m <= FTL_MAP_FAST; m++) {
+            struct ftl_config c;
+            struct ftl *f;
+            char err[256];
+            uint64_t s = 7 + i, t = 0, nsb;
+            uint32_t bpp;
+
+            geo_cfg(&c, g[i].ch, g[i].lun, g[i].blk);
+            c.pls_per_lun = g[i].pl;
+            c.pgs_per_blk = g[i].pg;
+            c.secs_per_pg = g[i].spp;
+            c.secsz = g[i].secsz;
+            c.op_pcent = 30;
+            c.mapping = (enum ftl_mapping)m;
+            /* the most the rule allows: raise until refused */
+            for (c.log_blocks = 1;; c.log_blocks++) {
+                if (ftl_config_validate(&c, err, sizeof(err)) < 0) {
+                    c.log_blocks--;
+                    break;
+                }
+            }
+            CHECK(c.log_blocks >= 1);
+            f = must_new(&c);
+            nsb = ftl_ns_blocks(f);
+            bpp = f->blocks_per_page;
+            for (uint32_t k = 0; k < 6000; k++) {
+                uint64_t r = ftl_rng_next(&s);
+                uint32_t n = 1 + (uint32_t)(r % 20);
+                uint64_t lba = (r >> 8) % nsb;
+
+                if (lba + n > nsb) {
+                    n = (uint32_t)(nsb - lba);
+                }
+                t += 10000000;
+                if ((r >> 40) % 8 == 0) {
+                    ftl_trim(f, lba, n);
+                    if (n >= 2 * bpp) {
+                        /* a page the range covers entirely: no NAND read */
+                        uint64_t full = (lba + bpp - 1) / bpp * bpp;
+                        CHECK_EQ(ftl_read(f, full, 1, t), t);
+                    }
+                } else {
+                    uint64_t done = ftl_write(f, lba, n, FTL_PID_NONE, t);
+
+                    CHECK(done != FTL_TIME_ERROR);
+                    /* once the LUNs are idle: one page read */
+                    t = done + 1000000;
+                    CHECK_EQ(ftl_read(f, lba, 1, t) - t, 40000);
+                }
+            }
+            CHECK_INVARIANTS(f);
+            ftl_free(f);
+        }
     }
 }
 
@@ -494,6 +578,7 @@ int main(void)
     RUN(test_random_run);
     RUN(test_refused);
     RUN(test_tight_spare);
+    RUN(test_geometries);
     RUN(test_check_catches);
     RUN(test_no_state);
     return test_done("test-hybrid");

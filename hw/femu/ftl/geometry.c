@@ -559,6 +559,10 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
     if (check_models(c, ns_bytes, err, errlen)) {
         return -1;
     }
+    if (ftl_hyb_on(c)) {
+        /* no line GC: the block rule (check_models) is the reserve */
+        return 0;
+    }
     return check_reserve(c, err, errlen);
 }
 
