@@ -68,9 +68,10 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
                    n->params.serial);
         return false;
     }
-    if (n->params.state_path && n->cfg.mapping == FTL_MAP_DFTL) {
-        error_setg(errp, "state=%s: mapping=dftl: state files hold "
-                   "page-mapped FTLs only", n->params.state_path);
+    if (n->params.state_path && n->cfg.mapping != FTL_MAP_PAGE) {
+        error_setg(errp, "state=%s: mapping=%s: state files hold "
+                   "page-mapped FTLs only", n->params.state_path,
+                   ftl_mapping_name(n->cfg.mapping));
         return false;
     }
     return femu_parse_gc(n, errp);

@@ -73,6 +73,9 @@ static void femu_bbssd_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
     log->trans_pages_programmed = cpu_to_le64(c.trans_pages_programmed);
     log->map_cache_hits = cpu_to_le64(c.map_cache_hits);
     log->map_cache_misses = cpu_to_le64(c.map_cache_misses);
+    log->merges_switch = cpu_to_le64(c.merges_switch);
+    log->merges_partial = cpu_to_le64(c.merges_partial);
+    log->merges_full = cpu_to_le64(c.merges_full);
 }
 
 /* 0xEF codes 1-5 on the FTL (docs/controls.md) */

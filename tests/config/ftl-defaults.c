@@ -71,6 +71,7 @@ int main(void)
     num("femu", "fw_cpu_ns", (int64_t)c.fw_cpu_ns);
     str("femu", "mapping", ftl_mapping_name(c.mapping));
     num("femu", "mapping_cache_mb", c.mapping_cache_mb);
+    num("femu", "log_blocks", c.log_blocks);
     num("femu", "zone_luns", z.zone_luns);
     num("femu", "zone_size_mb", (int64_t)z.zone_size_mb);
     num("femu", "zone_cap_mb", (int64_t)z.zone_cap_mb);

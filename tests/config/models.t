@@ -26,12 +26,21 @@ accept femu,pgtype_lat=1,cell_pages=5
 accept femu,trim_lat_ns=10000
 accept femu,pcie_bandwidth_mbps=3938,pcie_prop_delay_ns=1000,fw_cpu_ns=2000
 # mapping schemes
-refuse 'mapping' femu,mapping=hybrid
+refuse 'mapping' femu,mapping=nkftl
 refuse 'mapping_cache_mb=0: mapping=dftl caches at least one translation page' femu,mapping=dftl
 refuse 'mapping_cache_mb=2048 exceeds the namespace \(1024 MiB\)' femu,mapping=dftl,mapping_cache_mb=2048
 refuse 'state=.*: mapping=dftl: state files hold page-mapped FTLs only' femu,mapping=dftl,mapping_cache_mb=1,state=/nonexistent/x.femu
 accept femu,mapping=dftl,mapping_cache_mb=1
 accept femu,mapping=page
+# log-block mappings: the default NAND has 16384 blocks of 256 pages, the
+# 1 GiB namespace 1024 logical blocks
+accept femu,mapping=hybrid
+accept femu,mapping=fast,log_blocks=64
+accept femu,mapping=hybrid,log_blocks=15359
+refuse 'log_blocks=15360: mapping=hybrid needs 16385 blocks \(1024 data blocks \+ 15361\), the NAND has 16384' femu,mapping=hybrid,log_blocks=15360
+refuse 'log_blocks=15359: mapping=fast needs 16385 blocks' femu,mapping=fast,log_blocks=15359
+refuse 'log_blocks' femu,mapping=fast,log_blocks=0
+refuse 'state=.*: mapping=fast: state files hold page-mapped FTLs only' femu,mapping=fast,state=/nonexistent/x.femu
 for e in clock random lru arc; do
     accept femu,read_cache_mb=1024,cache_evict=$e
 done

@@ -139,7 +139,7 @@ refused msb_wr_lat=9 'msb_wr_lat=9: needs nand_cell_type'
 refused cell_pages=6 'cell_pages=6'
 refused read_cache_mb=52 'read_cache_mb=52 exceeds the namespace'
 refused cache_evict=mru 'cache_evict=mru: unknown'
-refused mapping=fast 'mapping=fast: unknown'
+refused mapping=nkftl 'mapping=nkftl: unknown'
 refused mapping=dftl 'mapping_cache_mb=0: mapping=dftl caches at least one'
 "$sim" $G,read_cache_mb=51 --phase f:seqfill,size=4k >/dev/null || bad "read_cache_mb=51 (the namespace) refused"
 exit $fail

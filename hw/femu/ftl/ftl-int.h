@@ -131,6 +131,32 @@ struct ftl_dftl {
     uint32_t *pend, npend;
 };
 
+/* mapping=hybrid/fast (hybrid.c): log-block mapping. */
+struct ftl_hyb_log {
+    uint32_t pb;         /* its physical block, FTL_NONE: slot unused */
+    uint32_t lbn;        /* the logical block it serves */
+    uint32_t prev, next; /* in allocation order; next: the free stack */
+    uint8_t seq;         /* page i holds offset i so far */
+};
+
+struct ftl_hyb {
+    bool on, fast;
+    uint32_t ppb;        /* pages per block */
+    uint32_t nblk;       /* physical blocks: block pb on LUN pb % nluns */
+    uint32_t nlbn;       /* logical blocks */
+    uint32_t nlog;       /* log_blocks */
+    uint32_t *data;      /* lbn -> data block, FTL_NONE */
+    uint32_t *log_of;    /* BAST: lbn -> log slot, FTL_NONE */
+    uint32_t *wp;        /* block -> next page to program */
+    uint32_t *vpc;       /* block -> valid pages */
+    uint32_t *freeq, free_head, nfree; /* erased blocks, FIFO ring */
+    struct ftl_hyb_log *log; /* BAST: nlog slots */
+    uint32_t old, young;     /* BAST: oldest and newest slot in use */
+    uint32_t free_slot;      /* BAST: unused slots, a stack */
+    uint32_t *rw, rw_head, rw_n; /* FAST: random-log blocks, oldest first */
+    uint32_t sw_pb, sw_lbn;      /* FAST: the sequential log block */
+};
+
 /* Precomputed divisor (Lemire et al., "Faster remainder by direct
  * computation", 2019): exact for 32-bit numerators, no divide insn. */
 struct ftl_div {
@@ -169,6 +195,7 @@ struct ftl {
     struct ftl_timing tm;
     struct ftl_cache rc;
     struct ftl_dftl dftl;
+    struct ftl_hyb hyb;
     /* link.c: next-free times of the link's two directions and the CPU */
     uint64_t link_rx_free, link_tx_free, cpu_free;
     struct ftl_counters ctr;
@@ -339,6 +366,25 @@ int ftl_dftl_gc_end(struct ftl *ftl, bool timed, uint64_t now);
 /* 0 when translation page tp is at ppa (invariant check). */
 int ftl_dftl_check(const struct ftl *ftl, uint32_t ppa, uint32_t tp);
 uint64_t ftl_dftl_meta_bytes(const struct ftl *ftl);
+
+/* ---- hybrid.c ---- */
+bool ftl_hyb_on(const struct ftl_config *c);
+/* Physical blocks, and the free ones mapping=hybrid/fast needs beyond
+ * one data block per logical block. */
+uint64_t ftl_hyb_blocks(const struct ftl_config *c);
+uint64_t ftl_hyb_spare_needed(const struct ftl_config *c);
+int ftl_hyb_init(struct ftl *ftl);
+void ftl_hyb_free(struct ftl *ftl);
+uint64_t ftl_hyb_meta_bytes(const struct ftl *ftl);
+/* LUN and page-in-block (for typed timing) of a NAND page. */
+uint32_t ftl_hyb_lun(const struct ftl *ftl, uint32_t ppa);
+uint32_t ftl_hyb_pg(const struct ftl *ftl, uint32_t ppa);
+/* A host write of lpn at now, merges included: when it is done, or
+ * FTL_TIME_ERROR when no free block was left. */
+uint64_t ftl_hyb_write(struct ftl *ftl, uint32_t lpn, uint64_t now);
+void ftl_hyb_unmap(struct ftl *ftl, uint32_t lpn);
+uint64_t ftl_hyb_mapped(const struct ftl *ftl);
+int ftl_hyb_check(const struct ftl *ftl, char *err, size_t errlen);
 
 /* ---- stream.c ---- */
 int ftl_streams_init(struct ftl *ftl);

@@ -33,7 +33,7 @@ struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen)
     if (ftl_lines_init(&ftl->ln, cfg->blks_per_pl, ftl->ppl) < 0 ||
         ftl_map_init(ftl) < 0 || ftl_streams_init(ftl) < 0 ||
         ftl_timing_init(ftl) < 0 || ftl_cache_init(ftl) < 0 ||
-        ftl_dftl_init(ftl) < 0) {
+        ftl_dftl_init(ftl) < 0 || ftl_hyb_init(ftl) < 0) {
         snprintf(err, errlen,
                  "out of memory for the FTL tables (%llu NAND pages)",
                  (unsigned long long)ftl->nand_pages);
@@ -54,6 +54,7 @@ void ftl_free(struct ftl *ftl)
     ftl_timing_free(ftl);
     ftl_cache_free(ftl);
     ftl_dftl_free(ftl);
+    ftl_hyb_free(ftl);
     free(ftl);
 }
 
@@ -97,6 +98,7 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
          (uint64_t)ftl->cfg.nchs * sizeof(uint64_t);
     n += ftl_cache_meta_bytes(ftl);
     n += ftl_dftl_meta_bytes(ftl);
+    n += ftl_hyb_meta_bytes(ftl);
     return n;
 }
 
@@ -141,6 +143,14 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
             continue;
         }
         ftl->ctr.host_pages_read++;
+        if (ftl->hyb.on) {
+            /* log-block mapping: page ppa % pgs_per_blk of block
+             * ppa / pgs_per_blk */
+            done = ftl_max64(done, ftl_nand_read(&ftl->tm,
+                                                 ftl_hyb_lun(ftl, ppa),
+                                                 ftl_hyb_pg(ftl, ppa), start));
+            continue;
+        }
         seq = ftl_mod32(&ftl->div_ppl, ppa);
         lun = ftl_mod32(&ftl->div_nluns, seq);
         done = ftl_max64(done, ftl_nand_read(&ftl->tm, lun,
@@ -166,6 +176,22 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         last = ftl->lpages - 1;
     }
     ftl->ctr.fdp_hbmw += (uint64_t)nlb * ftl->cfg.secsz;
+    if (ftl->hyb.on) {
+        /* log-block mapping (hybrid.c): merges instead of line GC */
+        for (uint32_t lpn = first; lpn <= last; lpn++) {
+            uint64_t t;
+
+            if (ftl->rc.cap) {
+                ftl_cache_drop(ftl, lpn);
+            }
+            t = ftl_hyb_write(ftl, lpn, now_ns);
+            if (t == FTL_TIME_ERROR) {
+                return t;
+            }
+            done = ftl_max64(done, t);
+        }
+        return done;
+    }
     for (uint32_t lpn = first; lpn <= last; lpn++) {
         uint32_t si, ppa;
         uint64_t t;
@@ -241,6 +267,10 @@ void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb)
              * free line left the write-back waits for the next eviction */
             (void)ftl_dftl_access(ftl, (uint32_t)lpn, true, false, 0);
         }
+        if (ftl->hyb.on) {
+            ftl_hyb_unmap(ftl, (uint32_t)lpn);
+            continue;
+        }
         ftl_map_unmap(ftl, (uint32_t)lpn);
     }
 }
@@ -259,7 +289,8 @@ void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
 {
     uint32_t v;
 
-    if (ftl_used_lines(ftl) < ftl->thres_lines) {
+    if (ftl->hyb.on || ftl_used_lines(ftl) < ftl->thres_lines) {
+        /* log-block mapping: merges run inside the writes */
         return;
     }
     v = ftl_gc_pick_victim(ftl);
@@ -306,6 +337,9 @@ uint64_t ftl_mapped_pages(const struct ftl *ftl)
 {
     uint64_t n = 0;
 
+    if (ftl->hyb.on) {
+        return ftl_hyb_mapped(ftl);
+    }
     /* one valid NAND page per mapped logical page: lines, not lpns */
     for (uint32_t i = 0; i < ftl->ln.nlines; i++) {
         n += ftl->ln.line[i].vpc;
@@ -379,6 +413,10 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
     const struct ftl_lines *ln = &ftl->ln;
     uint64_t valid_total = 0, mapped = 0, tpages = 0;
     uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0;
+
+    if (ftl->hyb.on) {
+        return ftl_hyb_check(ftl, err, errlen);
+    }
 
     for (uint32_t lpn = 0; lpn < ftl->lpages; lpn++) {
         uint32_t ppa = ftl_map_get(ftl, lpn);

@@ -96,6 +96,8 @@ const char *ftl_mapping_name(enum ftl_mapping m)
  * only with uniform timing, a known eviction policy and a cache no larger
  * than the namespace.
  */
+static uint64_t lpages_for(const struct ftl_config *c, uint64_t ns_blocks);
+
 static int check_models(const struct ftl_config *c, uint64_t ns_bytes,
                         char *err, size_t errlen)
 {
@@ -150,7 +152,32 @@ static int check_models(const struct ftl_config *c, uint64_t ns_bytes,
                (unsigned long long)(ns_bytes / (1024 * 1024)));
     }
     if ((unsigned)c->mapping >= (unsigned)NMAPPING) {
-        REFUSE("mapping=%d: unknown (page, dftl)", (int)c->mapping);
+        REFUSE("mapping=%d: unknown (page, dftl, hybrid, fast)",
+               (int)c->mapping);
+    }
+    if (ftl_hyb_on(c)) {
+        /* one data block per logical block, plus the log blocks and the
+         * blocks merges take before they erase */
+        uint64_t ppb = c->pgs_per_blk;
+        uint64_t lbns = (lpages_for(c, ftl_cfg_ns_blocks(c)) + ppb - 1) / ppb;
+        uint64_t need = lbns + ftl_hyb_spare_needed(c);
+
+        if (c->fdp_nruh > 0) {
+            REFUSE("mapping=%s: not with FDP (fdp.nruh=%u)",
+                   ftl_mapping_name(c->mapping), c->fdp_nruh);
+        }
+        if (c->log_blocks == 0) {
+            REFUSE("log_blocks=0: mapping=%s needs at least 1",
+                   ftl_mapping_name(c->mapping));
+        }
+        if (need > ftl_hyb_blocks(c)) {
+            REFUSE("log_blocks=%u: mapping=%s needs %llu blocks (%llu data "
+                   "blocks + %llu), the NAND has %llu", c->log_blocks,
+                   ftl_mapping_name(c->mapping), (unsigned long long)need,
+                   (unsigned long long)lbns,
+                   (unsigned long long)ftl_hyb_spare_needed(c),
+                   (unsigned long long)ftl_hyb_blocks(c));
+        }
     }
     if (c->mapping == FTL_MAP_DFTL) {
         uint64_t page = (uint64_t)c->secs_per_pg * 512;
@@ -531,6 +558,10 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
     }
     if (check_models(c, ns_bytes, err, errlen)) {
         return -1;
+    }
+    if (ftl_hyb_on(c)) {
+        /* no line GC: the block rule (check_models) is the reserve */
+        return 0;
     }
     return check_reserve(c, err, errlen);
 }

@@ -156,12 +156,21 @@ const struct femu_prop ftl_props[] = {
     { .name = "mapping", .kind = FEMU_PROP_ENUM, .off = CFG(mapping),
       .def = FTL_MAP_PAGE, .names = mapping_names,
       .nnames = NNAMES(mapping_names),
-      .help = "mapping scheme: page (the whole table in DRAM) or dftl "
-              "(translation pages on NAND, mapping_cache_mb of them cached; "
-              "not with FDP or state=)", .flags = FEMU_PROP_NO_LIMITS },
+      .help = "mapping scheme: page (the whole table in DRAM), dftl "
+              "(translation pages on NAND, mapping_cache_mb of them cached), "
+              "hybrid (BAST: log_blocks log blocks, one per data block) or "
+              "fast (FAST: a random-write log of log_blocks blocks shared by "
+              "all data blocks + one sequential log block); dftl, hybrid and "
+              "fast: not with FDP or state=", .flags = FEMU_PROP_NO_LIMITS },
     FTL_NUM(U32, mapping_cache_mb, 0,
             "mapping=dftl: MiB of translation pages cached (at least one "
             "page, at most the namespace)"),
+    { .name = "log_blocks", .kind = FEMU_PROP_U32, .off = CFG(log_blocks),
+      .def = FTL_DEFAULT_LOG_BLOCKS, .min = 1, .max = 1048576,
+      .limit_text = "1..1048576, and the NAND must have that many blocks "
+                    "beyond the namespace's",
+      .help = "mapping=hybrid: log blocks (BAST); mapping=fast: blocks of "
+              "the shared random-write log (FAST); merges reclaim them" },
 };
 
 const size_t ftl_nprops = sizeof(ftl_props) / sizeof(ftl_props[0]);

@@ -460,6 +460,12 @@ int ftl_state_save(const struct ftl *ftl, uint64_t now_ns, FILE *f,
                  "FTLs only");
         return -1;
     }
+    if (ftl->hyb.on) {
+        /* the data and log blocks are not in the format either */
+        snprintf(err, errlen, "mapping=%s: state files hold page-mapped "
+                 "FTLs only", ftl_mapping_name(ftl->cfg.mapping));
+        return -1;
+    }
     ftl_payload(&count, ftl, now_ns);
     sec_head(h, FTL_STATE_SEC_FTL, count.n);
     if (fwrite(h, 1, sizeof(h), f) != sizeof(h)) {

@@ -91,7 +91,12 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
     uint64_t trans_pages_programmed;
     uint64_t map_cache_hits;
     uint64_t map_cache_misses;
-    uint8_t rsvd96[FEMU_VENDOR_LOG_SIZE - 96];
+    /* mapping=hybrid/fast: log-block merges by kind (their copies are in
+     * gc_pages_moved); 0 with page or dftl mapping */
+    uint64_t merges_switch;
+    uint64_t merges_partial;
+    uint64_t merges_full;
+    uint8_t rsvd120[FEMU_VENDOR_LOG_SIZE - 120];
 } FemuLogFtl;
 
 /*
@@ -169,6 +174,9 @@ FEMU_ABI_AT(FemuLogFtl, trans_pages_read, 64);
 FEMU_ABI_AT(FemuLogFtl, trans_pages_programmed, 72);
 FEMU_ABI_AT(FemuLogFtl, map_cache_hits, 80);
 FEMU_ABI_AT(FemuLogFtl, map_cache_misses, 88);
+FEMU_ABI_AT(FemuLogFtl, merges_switch, 96);
+FEMU_ABI_AT(FemuLogFtl, merges_partial, 104);
+FEMU_ABI_AT(FemuLogFtl, merges_full, 112);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");

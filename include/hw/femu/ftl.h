@@ -96,11 +96,18 @@ enum ftl_cell_type {
 enum ftl_mapping {
     FTL_MAP_PAGE = 0,   /* the whole page table in DRAM */
     FTL_MAP_DFTL = 1,   /* translation pages on NAND, a cache of them */
+    FTL_MAP_HYBRID = 2, /* BAST log blocks, one per data block */
+    FTL_MAP_FAST = 3,   /* FAST: a shared random-write log + one SW block */
 };
 #define FTL_MAPPING_NAMES {             \
         [FTL_MAP_PAGE] = "page",        \
         [FTL_MAP_DFTL] = "dftl",        \
+        [FTL_MAP_HYBRID] = "hybrid",    \
+        [FTL_MAP_FAST] = "fast",        \
     }
+/* log_blocks' default: FEMU's fixed pool of 16 (BAST's log blocks,
+ * FAST's random-write log) */
+#define FTL_DEFAULT_LOG_BLOCKS 16
 
 /* Read-cache eviction policies (cache_evict). */
 enum ftl_cache_evict {
@@ -196,6 +203,9 @@ struct ftl_config {
     /* mapping scheme; dftl caches mapping_cache_mb of translation pages */
     enum ftl_mapping mapping;
     uint32_t mapping_cache_mb;
+    /* mapping=hybrid: log blocks; mapping=fast: blocks of the random-write
+     * log (plus one sequential log block) */
+    uint32_t log_blocks;
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -221,6 +231,11 @@ struct ftl_counters {
     uint64_t trans_pages_programmed;
     uint64_t map_cache_hits;
     uint64_t map_cache_misses;
+    /* mapping=hybrid/fast: log-block merges by kind (their copies are in
+     * gc_pages_moved, their erases in blocks_erased) */
+    uint64_t merges_switch;
+    uint64_t merges_partial;
+    uint64_t merges_full;
 };
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
@@ -246,7 +261,7 @@ const char *ftl_gc_policy_name(enum ftl_gc_policy p);
 /* cache_evict names: "clock", "random", "lru", "arc"; -1 if unknown. */
 int ftl_cache_evict_from_name(const char *name);
 const char *ftl_cache_evict_name(enum ftl_cache_evict e);
-/* mapping names: "page", "dftl"; -1 if unknown. */
+/* mapping names: "page", "dftl", "hybrid", "fast"; -1 if unknown. */
 int ftl_mapping_from_name(const char *name);
 const char *ftl_mapping_name(enum ftl_mapping m);
 /* The cell type's short name ("uniform", "SLC", ... "QLC"). */

@@ -6,11 +6,13 @@
 #         propagation, 10 ms of firmware per command
 #  vSSD3: mapping=dftl with 512-byte pages: 128 mapping entries per
 #         translation page
+#  vSSD4: mapping=hybrid, 4 log blocks, blocks of 64 pages (256 KiB)
 A=$(ctrl_of vSSD0) || { bad "no controller with SN vSSD0"; finish; exit; }
 B=$(ctrl_of vSSD1) || { bad "no controller with SN vSSD1"; finish; exit; }
 C=$(ctrl_of vSSD2) || { bad "no controller with SN vSSD2"; finish; exit; }
 D=$(ctrl_of vSSD3) || { bad "no controller with SN vSSD3"; finish; exit; }
-AN=/dev/${A}n1 BN=/dev/${B}n1 CN=/dev/${C}n1 DN=/dev/${D}n1
+E=$(ctrl_of vSSD4) || { bad "no controller with SN vSSD4"; finish; exit; }
+AN=/dev/${A}n1 BN=/dev/${B}n1 CN=/dev/${C}n1 DN=/dev/${D}n1 EN=/dev/${E}n1
 MS=1000000
 
 # --- cell types: QD1 random reads of written pages take their page
@@ -100,3 +102,30 @@ fio --name=dr --filename=$DN --rw=read --bs=128k --direct=1 --ioengine=psync \
     --size=4M --output=/dev/null
 set -- $(dftl $D); h2=$3 m2=$4
 check "dftl: reading them again hits" [ $((h2 - h1)) = 8192 ] && [ $m2 = $m1 ]
+
+# --- mapping=hybrid: C0h bytes 96-119 count switch, partial and full
+# merges, their copies are GC pages moved (bytes 16-23).  Filling 4 MiB
+# writes the data blocks in place; writing it again in order fills each
+# log block in order: 16 switch merges (4 MiB / 256 KiB), no copy.
+# Random 4 KiB overwrites of the 16 blocks with 4 log blocks: most find
+# no log block for theirs and merge the oldest, a full merge of 64 pages.
+merges() {
+    nvme get-log "/dev/$1" --log-id=0xc0 --log-len=512 -b |
+        python3 -c 'import sys,struct; d=sys.stdin.buffer.read(); print(*struct.unpack_from("<QQQ", d, 96), struct.unpack_from("<Q", d, 16)[0])'
+}
+fio --name=hf --filename=$EN --rw=write --bs=128k --direct=1 --ioengine=psync \
+    --size=4M --output=/dev/null
+set -- $(merges $E); s0=$1 p0=$2 f0=$3 g0=$4
+fio --name=hs --filename=$EN --rw=write --bs=128k --direct=1 --ioengine=psync \
+    --size=4M --output=/dev/null
+set -- $(merges $E); s1=$1 p1=$2 f1=$3 g1=$4
+echo "hybrid sequential pass: switch partial full moved: $((s1 - s0)) $((p1 - p0)) $((f1 - f0)) $((g1 - g0))"
+check "hybrid: a sequential pass is 16 switch merges, no copy" \
+    [ "$((s1 - s0)) $((p1 - p0)) $((f1 - f0)) $((g1 - g0))" = "16 0 0 0" ]
+fio --name=hr --filename=$EN --rw=randwrite --bs=4k --direct=1 --ioengine=psync \
+    --size=4M --number_ios=200 --randrepeat=0 --norandommap --output=/dev/null
+set -- $(merges $E); s2=$1 p2=$2 f2=$3 g2=$4
+echo "hybrid random 4k x200: switch partial full moved: $((s2 - s1)) $((p2 - p1)) $((f2 - f1)) $((g2 - g1))"
+check "hybrid: random overwrites make full merges" [ $((f2 - f1)) -ge 100 ]
+check "hybrid: a full merge copies the whole 64-page block" \
+    [ $((g2 - g1)) -ge $((64 * (f2 - f1))) ]

@@ -103,8 +103,8 @@ static void usage(FILE *f)
 "  nand_cell_type=0..4 (uniform, SLC, MLC, TLC, QLC) lsb|csb|msb|tsb_rd_lat\n"
 "  lsb|csb|msb|tsb_wr_lat pgtype_lat cell_pages trim_lat_ns read_cache_mb\n"
 "  cache_evict=clock|random|lru|arc pcie_bandwidth_mbps pcie_prop_delay_ns\n"
-"  fw_cpu_ns mapping=page|dftl mapping_cache_mb; run-time\n"
-"  controls: gc_delay=on|off\n"
+"  fw_cpu_ns mapping=page|dftl|hybrid|fast mapping_cache_mb log_blocks;\n"
+"  run-time controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
 "--phase NAME:KIND[,KEY=VAL...]  KIND: seqfill randwrite hotcold randtrim\n"
@@ -628,6 +628,9 @@ static void diff_counters(const struct ftl_counters *a,
         b->trans_pages_programmed - a->trans_pages_programmed;
     d->map_cache_hits = b->map_cache_hits - a->map_cache_hits;
     d->map_cache_misses = b->map_cache_misses - a->map_cache_misses;
+    d->merges_switch = b->merges_switch - a->merges_switch;
+    d->merges_partial = b->merges_partial - a->merges_partial;
+    d->merges_full = b->merges_full - a->merges_full;
 }
 
 /* WAF x 1000 of counter differences, like waf-run.sh computes it */
@@ -771,6 +774,10 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
                c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns,
                ftl_mapping_name(c->mapping), c->mapping_cache_mb);
     }
+    if (c->mapping == FTL_MAP_HYBRID || c->mapping == FTL_MAP_FAST) {
+        printf("log blocks: log_blocks=%u pgs_per_blk=%u\n", c->log_blocks,
+               c->pgs_per_blk);
+    }
     printf("namespace: %llu blocks of %u B (%.2f GB), %u lines of %llu B, "
            "FTL metadata %.2f B per NAND page\n",
            (unsigned long long)nsb, c->secsz, (double)nsb * c->secsz / 1e9,
@@ -816,6 +823,15 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
                    (unsigned long long)r[i].d.map_cache_misses,
                    (unsigned long long)r[i].d.trans_pages_read,
                    (unsigned long long)r[i].d.trans_pages_programmed);
+        }
+        if (c->mapping == FTL_MAP_HYBRID || c->mapping == FTL_MAP_FAST) {
+            printf("%s %s: merges_switch=%llu merges_partial=%llu "
+                   "merges_full=%llu blocks_erased=%llu\n",
+                   ftl_mapping_name(c->mapping), r[i].spec.name,
+                   (unsigned long long)r[i].d.merges_switch,
+                   (unsigned long long)r[i].d.merges_partial,
+                   (unsigned long long)r[i].d.merges_full,
+                   (unsigned long long)r[i].d.blocks_erased);
         }
         if (c->read_cache_mb && r[i].reads) {
             printf("read cache %s: hits=%llu misses=%llu\n", r[i].spec.name,
@@ -866,6 +882,11 @@ static void json_counters(const struct ftl_counters *d)
            (unsigned long long)d->trans_pages_programmed,
            (unsigned long long)d->map_cache_hits,
            (unsigned long long)d->map_cache_misses);
+    printf(", \"merges_switch\": %llu, \"merges_partial\": %llu, "
+           "\"merges_full\": %llu",
+           (unsigned long long)d->merges_switch,
+           (unsigned long long)d->merges_partial,
+           (unsigned long long)d->merges_full);
 }
 
 static void print_json(const struct ftl *ftl, const struct sim_opts *o,
