@@ -20,6 +20,7 @@
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
  *   zns.c     Zoned Namespace SSD (femu_mode=3): zone commands, CSI 02h
  *   state.c   the state file (state=): the SSD kept across QEMU runs
+ *   ns.c      Namespace Management and Attachment (ns_mgmt=on)
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
