@@ -106,10 +106,33 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     pstrcpy((char *)id.subnqn, sizeof(id.subnqn), subnqn);
     /* power state 0: 25 W, no entry/exit latency */
     id.psd[0].mp = cpu_to_le16(2500);
+    /* ns_mgmt: OACS bit 3, TNVMCAP, UNVMCAP (ns.c) */
+    femu_ns_fill_ctrl(n, &id);
     return femu_dma_cmd(n, cmd, (uint8_t *)&id, sizeof(id), true);
 }
 
-static void femu_fill_id_ns(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
+/*
+ * The formats and what every namespace shares (Identify Namespace with
+ * NSID FFFFFFFFh, which a controller with Namespace Management reports)
+ */
+static void femu_fill_id_ns_common(FemuCtrl *n, NvmeIdNs *id)
+{
+    uint32_t pg_lbas = (n->cfg.secs_per_pg * 512) >> n->lba_shift;
+
+    id->nlbaf = 1;                  /* two formats, 0-based */
+    id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
+    id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
+    id->npwa = id->npwg;
+    id->npdg = id->npwg;
+    id->npda = id->npwg;
+    id->nows = id->npwg;
+    id->lbaf[0].ds = 9;
+    id->lbaf[1].ds = 12;
+    id->lbaf[0].rp = n->cfg.secsz == 512 ? 0 : 2;
+    id->lbaf[1].rp = n->cfg.secsz == 4096 ? 0 : 2;
+}
+
+void femu_identify_ns_fill(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
 {
     uint32_t pg_lbas = (n->cfg.secs_per_pg * 512) >> n->lba_shift;
 
@@ -138,20 +161,12 @@ static void femu_fill_id_ns(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
     /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
     id->nsfeat = FEMU_NSFEAT_OPTPERF |
                  (ns->mode->uses_ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
-    id->nlbaf = 1;                  /* two formats, 0-based */
-    id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
+    femu_fill_id_ns_common(n, id);
     /* DLFEAT: the mode's (mode.c) */
     id->dlfeat = ns->mode->dlfeat;
-    id->npwg = cpu_to_le16(pg_lbas ? pg_lbas - 1 : 0);
-    id->npwa = id->npwg;
-    id->npdg = id->npwg;
-    id->npda = id->npwg;
-    id->nows = id->npwg;
     id->endgid = cpu_to_le16(femu_fdp_endgid(n));
-    id->lbaf[0].ds = 9;
-    id->lbaf[1].ds = 12;
-    id->lbaf[0].rp = n->cfg.secsz == 512 ? 0 : 2;
-    id->lbaf[1].rp = n->cfg.secsz == 4096 ? 0 : 2;
+    /* ns_mgmt: the NAND bytes its range holds (ns.c) */
+    stq_le_p(id->nvmcap, femu_ns_nvmcap(n, ns));
     /* identifiers unique per instance and namespace (Linux rejects
      * duplicates); namespace 1's are what they were with one namespace */
     id->eui64 = cpu_to_be64(0x1d1d1d0000000000ULL + n->instance +
@@ -181,9 +196,19 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
          * namespaces, which only a controller with Namespace Management
          * reports; without it (OACS bit 3 = 0) the command is aborted
          * with Invalid Namespace or Format (NVMe 2.0 5.17.2.1, CNS 00h).
-         * NSIDs above NN are invalid (3.2.1.2).
+         * NSIDs above NN are invalid (3.2.1.2).  With Namespace
+         * Management an inactive NSID (1..NN, not attached) reads as
+         * zeroes (5.17.2.1): Linux takes NCAP 0 as "no namespace".
          */
         ns = femu_ns(n, nsid);
+        if (!ns && n->params.ns_mgmt && c->cns != NVME_ID_CNS_CS_NS &&
+            ((nsid >= 1 && nsid <= n->nns) ||
+             (nsid == NVME_NSID_BROADCAST && c->cns == NVME_ID_CNS_NS))) {
+            if (nsid == NVME_NSID_BROADCAST) {
+                femu_fill_id_ns_common(n, (NvmeIdNs *)buf);
+            }
+            break;
+        }
         if (!ns) {
             FEMU_GUEST_ERR(femu_identify_bad_nsid, c->cns, nsid);
             return NVME_INVALID_NSID | NVME_DNR;
@@ -198,7 +223,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             return NVME_INVALID_FIELD | NVME_DNR;
         }
         if (c->cns == NVME_ID_CNS_NS) {
-            femu_fill_id_ns(n, ns, (NvmeIdNs *)buf);
+            femu_identify_ns_fill(n, ns, (NvmeIdNs *)buf);
         } else if (c->cns == NVME_ID_CNS_CS_IND_NS) {
             NvmeIdNsInd *ind = (NvmeIdNsInd *)buf;
             ind->nsfeat = FEMU_NSFEAT_OPTPERF;
@@ -242,6 +267,9 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
         /* the active NSIDs above nsid, ascending (5.17.2.2); with a CSI,
          * those of that command set (CNS 07h) */
         for (uint32_t i = nsid, k = 0; i < n->nns; i++) {
+            if (!femu_ns(n, i + 1)) {
+                continue;           /* not attached (ns_mgmt) */
+            }
             if (c->cns == NVME_ID_CNS_NS_ACTIVE_LIST ||
                 c->csi == NVME_CSI_NVM || n->ns[i].mode->csi == c->csi) {
                 stl_le_p(buf + 4 * k++, n->ns[i].nsid);
@@ -259,7 +287,7 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
             NvmeIdNs id = {};
             uint8_t *p = buf;
 
-            femu_fill_id_ns(n, ns, &id);
+            femu_identify_ns_fill(n, ns, &id);
             p[0] = NVME_NIDT_EUI64; p[1] = NVME_NIDL_EUI64;
             memcpy(p + 4, &id.eui64, 8);
             p += 4 + 8;
@@ -280,6 +308,22 @@ static uint16_t femu_identify(FemuCtrl *n, NvmeCmd *cmd)
          * namespace's own (Zoned Namespace, bit 2, in femu_mode=3) */
         stq_le_p(buf, 1 << NVME_CSI_NVM |
                       (femu_zns_ns(n) ? 1ULL << NVME_CSI_ZONED : 0));
+        break;
+    case NVME_ID_CNS_NS_PRESENT_LIST:
+    case NVME_ID_CNS_NS_PRESENT:
+    case NVME_ID_CNS_NS_ATTACHED_CTRL_LIST:
+    case NVME_ID_CNS_CTRL_LIST:
+        if (!n->params.ns_mgmt) {
+            FEMU_GUEST_ERR(femu_identify_bad_cns, c->cns);
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        {
+            uint16_t status = femu_ns_identify(n, cmd, buf);
+
+            if (status) {
+                return status;
+            }
+        }
         break;
     case NVME_ID_CNS_ENDURANCE_GROUP_LIST:
         if (femu_fdp_endgid(n)) {
@@ -641,16 +685,32 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         return femu_directive_recv(n, cmd);
     case FEMU_ADM_CMD_CONTROL:
         return femu_control(n, cmd);
+    case FEMU_ADM_CMD_NS_MGMT:
+    case NVME_ADM_CMD_NS_ATTACHMENT:
+        if (!n->params.ns_mgmt) {
+            break;                  /* not offered (OACS bit 3 clear) */
+        }
+        return cmd->opcode == FEMU_ADM_CMD_NS_MGMT ? femu_ns_mgmt(n, cmd, res)
+                                                   : femu_ns_attach(n, cmd);
     default:
-        FEMU_GUEST_ERR(femu_cmd_bad_opcode, 0, le16_to_cpu(cmd->cid),
-                       cmd->opcode);
-        return NVME_INVALID_OPCODE | NVME_DNR;
+        break;
     }
+    FEMU_GUEST_ERR(femu_cmd_bad_opcode, 0, le16_to_cpu(cmd->cid),
+                   cmd->opcode);
+    return NVME_INVALID_OPCODE | NVME_DNR;
 }
 
 uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc)
 {
     switch (opc) {
+    /*
+     * ns_mgmt: Namespace Management and Attachment change the namespace
+     * inventory (NIC) and capacities (NCC): Linux rescans after them.
+     */
+    case FEMU_ADM_CMD_NS_MGMT:
+    case NVME_ADM_CMD_NS_ATTACHMENT:
+        return n->params.ns_mgmt ? NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_NCC |
+                                   NVME_CMD_EFF_NIC : 0;
     case NVME_ADM_CMD_DELETE_SQ:
     case NVME_ADM_CMD_CREATE_SQ:
     case NVME_ADM_CMD_GET_LOG_PAGE:

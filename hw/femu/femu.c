@@ -218,6 +218,9 @@ static void femu_ns_fini(FemuCtrl *n)
  */
 static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
 {
+    if (!femu_ns_mgmt_check(n, errp)) {     /* ns_mgmt=on (ns.c) */
+        return false;
+    }
     if (n->nns < 2) {
         return true;
     }
@@ -274,6 +277,9 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
             qemu_uuid_generate(&ns->uuid);
         }
     }
+
+    /* allocated and attached; ns_mgmt: the free NSIDs up to NN (ns.c) */
+    femu_ns_mgmt_realize(n);
 
     n->instance = femu_next_instance++;
     if (n->params.serial) {

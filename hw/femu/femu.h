@@ -20,6 +20,7 @@
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
  *   zns.c     Zoned Namespace SSD (femu_mode=3): zone commands, CSI 02h
  *   state.c   the state file (state=): the SSD kept across QEMU runs
+ *   ns.c      Namespace Management and Attachment (ns_mgmt=on)
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
@@ -287,6 +288,11 @@ struct FemuNamespace {
     uint64_t bytes_written;
     uint64_t host_read_cmds;
     uint64_t host_write_cmds;
+    /* Namespace Management (ns.c): the namespace exists (holds its FTL
+     * range and its data) and is attached (active: I/O and Identify see
+     * it).  Without ns_mgmt every namespace is both, from realize on. */
+    bool allocated;
+    bool attached;          /* read by the pollers (atomic) */
 };
 
 typedef struct FemuAerEvent {
@@ -355,6 +361,7 @@ typedef struct FemuParams {
     uint16_t did;
     uint16_t oacs;          /* Identify OACS / ONCS reported */
     uint16_t oncs;
+    bool ns_mgmt;           /* Namespace Management and Attachment (ns.c) */
 } FemuParams;
 
 /*
@@ -510,16 +517,21 @@ struct FemuCtrl {
     /* FDP state (fdp.c); NULL when the controller has no FDP */
     FemuFdp *fdp;
 
+    /* Namespace Management (ns.c): bit NSID - 1, the namespaces attached
+     * or detached since the host last read log page 04h (RAE cleared) */
+    uint32_t ns_changed;
+
     Notifier exit_notifier; /* stops the pollers when QEMU exits */
 };
 
 /* femu.c */
 bool femu_is_bbssd(FemuCtrl *n);
 
-/* The namespace NSID names (1..nns), or NULL. */
+/* The active (attached) namespace NSID names (1..nns), or NULL. */
 static inline FemuNamespace *femu_ns(FemuCtrl *n, uint32_t nsid)
 {
-    return nsid >= 1 && nsid <= n->nns ? &n->ns[nsid - 1] : NULL;
+    return nsid >= 1 && nsid <= n->nns &&
+           qatomic_read(&n->ns[nsid - 1].attached) ? &n->ns[nsid - 1] : NULL;
 }
 
 /* A namespace of command set CSI, or NULL. */
@@ -587,6 +599,8 @@ uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
 /* admin.c */
 void femu_admin_bh(void *opaque);
 uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc);
+/* Identify Namespace (CNS 00h) of namespace ns into *id */
+void femu_identify_ns_fill(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id);
 
 /* 0xEF codes 3 and 4: the NAND delay mode they select (both models) */
 static inline enum ftl_delay_mode femu_ctrl_delay_mode(uint32_t code)
@@ -718,5 +732,29 @@ void femu_zns_log_changed(FemuCtrl *n, uint8_t *buf);
 void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len);
 /* 0xEF code 9: a zone fails (Read Only or Offline), as media would. */
 uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd);
+
+/*
+ * ns.c: Namespace Management (NVMe 2.0 5.23) and Namespace Attachment
+ * (5.22), with ns_mgmt=on.  What QEMU's block/nvme.h lacks: the Namespace
+ * Management opcode and two of its statuses.
+ */
+#define FEMU_ADM_CMD_NS_MGMT            0x0d
+#define FEMU_NS_INSUFFICIENT_CAPAC      0x0115
+#define FEMU_NS_ID_UNAVAILABLE          0x0116
+#define FEMU_NS_MGMT_CREATE             0x0
+#define FEMU_NS_MGMT_DELETE             0x1
+bool femu_ns_mgmt_check(FemuCtrl *n, Error **errp);
+void femu_ns_mgmt_realize(FemuCtrl *n);
+uint16_t femu_ns_mgmt(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
+uint16_t femu_ns_attach(FemuCtrl *n, NvmeCmd *cmd);
+/* Identify CNS 10h-13h into the zeroed 4 KiB buffer; an NVMe status */
+uint16_t femu_ns_identify(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf);
+/* Identify Controller TNVMCAP / UNVMCAP, Identify Namespace NVMCAP */
+void femu_ns_fill_ctrl(FemuCtrl *n, NvmeIdCtrl *id);
+uint64_t femu_ns_nvmcap(FemuCtrl *n, FemuNamespace *ns);
+/* log page 04h into a zeroed 4096-byte buffer; a read with RAE cleared
+ * empties the list */
+void femu_ns_changed_log(FemuCtrl *n, uint8_t *buf);
+void femu_ns_changed_read(FemuCtrl *n);
 
 #endif /* HW_FEMU_FEMU_H */

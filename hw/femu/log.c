@@ -274,12 +274,13 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         break;
     case NVME_LOG_CHANGED_NSLIST:
         /*
-         * Changed Namespace List (5.16.1.5): 1024 NSIDs, none changed,
-         * since the one namespace never changes (OAES bit 8 says FEMU
-         * supports the notice; it has nothing to report).
+         * Changed Namespace List (5.16.1.5): 1024 NSIDs, those attached
+         * or detached since the last read (ns_mgmt, ns.c); without
+         * ns_mgmt the namespaces never change and the list is empty.
          */
         size = 1024 * sizeof(uint32_t);
         page = g_malloc0(size);
+        femu_ns_changed_log(n, page);
         aer_type = NVME_AER_TYPE_NOTICE;
         break;
     case NVME_LOG_FW_SLOT_INFO:
@@ -338,6 +339,9 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
     if (!status && !rae && lid == FEMU_LOG_CHANGED_ZONES) {
         /* read and acknowledged: the zones transferred leave the list */
         femu_zns_changed_read(n, off, len);
+    }
+    if (!status && !rae && lid == NVME_LOG_CHANGED_NSLIST) {
+        femu_ns_changed_read(n);
     }
     if (!status && !rae && aer_type != 0xff) {
         femu_aer_clear(n, aer_type);

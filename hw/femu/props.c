@@ -131,6 +131,10 @@ static FemuProp femu_dev_rows[] = {
             "I/O trace file: every command that reaches the FTL is recorded "
             "to it for femu-sim --replay (docs/trace.md; femu_mode=1; 0xEF "
             "codes 10/11 start and stop it)"),
+    FREE_ROW(BOOL, "ns_mgmt", DEV(params.ns_mgmt), false,
+             "Namespace Management and Attachment: nvme create-ns, delete-ns, "
+             "attach-ns, detach-ns on the FTL's free capacity (femu_mode=1; "
+             "docs/namespaces.md)"),
 
     /* FEMU upstream's names: namespaces and controller */
     ROW(U32, "namespaces", DEV(params.namespaces), 1, 1,
@@ -677,6 +681,18 @@ static bool femu_props_namespaces(FemuCtrl *n, Error **errp)
                            "namespace already", sizes[0]);
                 goto out;
             }
+            if (n->params.ns_mgmt) {
+                /* ns_mgmt: the FTL keeps devsz_mb, the rest is free */
+                if (mb > n->cfg.devsz_mb) {
+                    error_setg(errp, "namespace_sizes=%s: more than devsz_mb="
+                               "%" PRIu64 " (ns_mgmt=on)", sizes[0],
+                               n->cfg.devsz_mb);
+                    goto out;
+                }
+                n->ns[0].size_mb = mb;
+                ok = true;
+                goto out;
+            }
             n->cfg.devsz_mb = mb;
         }
         ok = true;
@@ -716,8 +732,9 @@ static bool femu_props_namespaces(FemuCtrl *n, Error **errp)
             bb += ns->size_mb;
         }
     }
-    if (bb) {
-        /* the one FTL holds every BlackBox namespace */
+    if (bb && !n->params.ns_mgmt) {
+        /* the one FTL holds every BlackBox namespace (with ns_mgmt, all
+         * of devsz_mb: what they leave is free for Namespace Management) */
         n->cfg.devsz_mb = bb;
     }
     ok = true;

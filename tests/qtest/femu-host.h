@@ -156,5 +156,7 @@ void test_zns_mgmt(void);
 void test_zns_write_fault(void);
 void test_zns_changed(void);
 void test_zns_reset_all(void);
+/* femu-ns-mgmt.c */
+void test_ns_mgmt(void);
 
 #endif
