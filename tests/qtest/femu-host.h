@@ -156,5 +156,6 @@ void test_zns_mgmt(void);
 void test_zns_write_fault(void);
 void test_zns_changed(void);
 void test_zns_reset_all(void);
+void test_zns_zrwa(void);
 
 #endif
