@@ -638,6 +638,41 @@ static void test_zdext(void)
     zns_free(z);
 }
 
+/* ZRWA timing: window writes and overwrites complete at once, a commit
+ * takes the programs of the pages it completes (2 LUNs in parallel),
+ * reads of buffered blocks cost no NAND, committed ones a page read. */
+static void test_zrwa_timing(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    uint64_t done, t = 1000000000;
+
+    zcfg(&c);
+    c.zrwa_blocks = 64;
+    c.zrwafg_blocks = 16;
+    c.zrwa_num = 1;
+    z = mkz(&c);
+    CHECK_EQ(zns_zone_open_zrwa(z, 0), ZNS_OK);
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_read(z, 0, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    /* 8 pages over the zone's 2 LUNs: 4 programs each */
+    CHECK_EQ(zns_zrwa_commit(z, 63, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    t += 10 * WR;
+    CHECK_EQ(zns_read(z, 0, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + RD);
+    /* a write past the window commits 16 blocks (2 pages) first */
+    t += 10 * WR;
+    CHECK_EQ(zns_write(z, 64, 80, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + WR);
+    CHECK_EQ(wp(z, 0), 80);
+    zns_free(z);
+}
+
 int main(void)
 {
     RUN(test_config);
@@ -648,5 +683,6 @@ int main(void)
     RUN(test_changed_list);
     RUN(test_zrwa);
     RUN(test_zdext);
+    RUN(test_zrwa_timing);
     return test_done("ftl-zns");
 }
