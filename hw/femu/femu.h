@@ -282,6 +282,8 @@ struct FemuNamespace {
     uint64_t ftl_base;      /* BlackBox: its first logical block in the FTL */
     FemuStore store;        /* its data */
     struct zns *zns;        /* zoned: its zones */
+    uint8_t *zd_ext;        /* zoned: descriptor extensions, one per zone
+                             * (zns_zd_ext_size bytes each), or NULL */
     QemuUUID uuid;          /* Identify descriptor 03h; null: none */
     /* SMART / Health per namespace (atomics; the controller's are apart) */
     uint64_t bytes_read;
@@ -352,6 +354,11 @@ typedef struct FemuParams {
     uint32_t zns_max_active;
     uint8_t zns_zasl;
     bool zns_cross_zone_read;
+    /* ZRWA and zone descriptor extensions (FEMU upstream's names) */
+    uint64_t zns_zrwa_size;     /* ZRWA, logical blocks; 0: none */
+    uint64_t zns_zrwafg_size;   /* ZRWA flush granularity, logical blocks */
+    uint32_t zns_zrwa_num;      /* zones holding a ZRWA at once */
+    uint32_t zns_zd_ext_size;   /* descriptor extension bytes; 0: none */
     /* FEMU upstream's names (props.c) */
     uint32_t namespaces;
     char *namespace_sizes;

@@ -62,7 +62,6 @@
 #define WHY_FTL_MODEL(what) what " is not modelled yet (FTL models)"
 #define WHY_RELIABILITY(what) what " is not modelled yet (wear, bad " \
                               "blocks and faults)"
-#define WHY_ZNS(what) what " is not provided yet for zoned namespaces"
 #define WHY_ONFI "FEMU's ONFI timing breakdown is not modelled: the NAND " \
                  "times are pg_rd_lat, pg_wr_lat, blk_er_lat and ch_xfer_lat"
 
@@ -264,9 +263,6 @@ static FemuProp femu_dev_rows[] = {
     FREE_ROW(I32, "zns_flash_type", COMPAT, 4,
              "FEMU upstream: the zoned namespace's cell type, 1 SLC, 2 MLC, "
              "3 TLC, 4 QLC (with femu_mode=3 it sets nand_cell_type)"),
-    FIXED(U32, "zns_zd_ext_size", 0,
-          "FEMU upstream: zone descriptor extension bytes",
-          WHY_ZNS("zone descriptor extensions")),
     FIXED(U32, "zns_num_conv_zones", 0,
           "FEMU upstream: conventional zones at the start of the zoned "
           "namespace",
@@ -279,15 +275,23 @@ static FemuProp femu_dev_rows[] = {
     FREE_ROW(U32, "zns_chnls_per_zone", COMPAT, 0,
              "FEMU upstream: channels one zone stripes over, dividing nchs "
              "(sets zone_luns = this x luns_per_ch; 0 = leave zone_luns)"),
-    FIXED(U64, "zns_zrwa_size", 0, "FEMU upstream: Zone Random Write Area "
-          "blocks", WHY_ZNS("the Zone Random Write Area")),
-    FIXED(U64, "zns_zrwafg_size", 0, "FEMU upstream: ZRWA flush "
-          "granularity", WHY_ZNS("the Zone Random Write Area")),
-    FIXED(U32, "zns_zrwa_num", 0, "FEMU upstream: ZRWA resources",
-          WHY_ZNS("the Zone Random Write Area")),
     FREE_ROW(U32, "zns_zasl_bs", COMPAT, 0,
              "FEMU upstream: Zone Append size limit in bytes, 4096 x a power "
              "of two (sets zasl; 0 = mdts)"),
+    /* Zone Random Write Area and zone descriptor extensions (zns.c) */
+    FREE_ROW(U64, "zns_zrwa_size", DEV(params.zns_zrwa_size), 0,
+             "femu_mode=3: Zone Random Write Area, logical blocks, 1..65535, "
+             "a multiple of zns_zrwafg_size, at most the zone capacity (0 = "
+             "no ZRWA)"),
+    FREE_ROW(U64, "zns_zrwafg_size", DEV(params.zns_zrwafg_size), 0,
+             "femu_mode=3: ZRWA flush granularity (write pointer steps), "
+             "logical blocks, 1..65535 with zns_zrwa_size (0 without)"),
+    FREE_ROW(U32, "zns_zrwa_num", DEV(params.zns_zrwa_num), 0,
+             "femu_mode=3: zones that may hold a ZRWA at once, at least 1 "
+             "with zns_zrwa_size (0 without)"),
+    FREE_ROW(U32, "zns_zd_ext_size", DEV(params.zns_zd_ext_size), 0,
+             "femu_mode=3: zone descriptor extension bytes per zone, a "
+             "multiple of 64 up to 16320 (0 = none)"),
     /* FEMU upstream's FTL models */
     FIXED(I32, "ecc_step_ns", 0, "FEMU upstream: ECC time per step",
           WHY_ONFI),

@@ -32,6 +32,52 @@ FemuNamespace *femu_zns_ns(FemuCtrl *n)
     return NULL;
 }
 
+/*
+ * The ZRWA and descriptor extension properties, with FEMU upstream's
+ * limits: Identify's ZRWAS and ZRWAFG are 16 bits, the write pointer
+ * moves by whole granules, ZDES counts 64-byte units in 8 bits.
+ */
+static bool femu_zns_check_ext(FemuCtrl *n, Error **errp)
+{
+    FemuParams *p = &n->params;
+
+    if (p->zns_zrwa_size) {
+        if (p->zns_zrwa_size > UINT16_MAX) {
+            error_setg(errp, "zns_zrwa_size=%" PRIu64 ": must be 0..65535 "
+                       "(logical blocks)", p->zns_zrwa_size);
+            return false;
+        }
+        if (!p->zns_zrwafg_size || p->zns_zrwafg_size > UINT16_MAX) {
+            error_setg(errp, "zns_zrwafg_size=%" PRIu64 ": must be 1..65535 "
+                       "with zns_zrwa_size set", p->zns_zrwafg_size);
+            return false;
+        }
+        if (p->zns_zrwa_size % p->zns_zrwafg_size) {
+            error_setg(errp, "zns_zrwa_size=%" PRIu64 ": must be a multiple "
+                       "of zns_zrwafg_size=%" PRIu64, p->zns_zrwa_size,
+                       p->zns_zrwafg_size);
+            return false;
+        }
+        if (!p->zns_zrwa_num) {
+            error_setg(errp, "zns_zrwa_num=0: must be at least 1 with "
+                       "zns_zrwa_size set");
+            return false;
+        }
+    } else if (p->zns_zrwafg_size || p->zns_zrwa_num) {
+        error_setg(errp, "%s=%" PRIu64 ": needs zns_zrwa_size (no ZRWA "
+                   "without it)", p->zns_zrwafg_size ? "zns_zrwafg_size" :
+                   "zns_zrwa_num", p->zns_zrwafg_size ? p->zns_zrwafg_size :
+                   p->zns_zrwa_num);
+        return false;
+    }
+    if (p->zns_zd_ext_size % 64 || p->zns_zd_ext_size > 255 * 64) {
+        error_setg(errp, "zns_zd_ext_size=%u: must be a multiple of 64 up "
+                   "to 16320", p->zns_zd_ext_size);
+        return false;
+    }
+    return true;
+}
+
 bool femu_zns_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
 {
     struct zns_config c;
@@ -69,6 +115,12 @@ bool femu_zns_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
     c.zone_cap_mb = n->params.zns_zone_cap_mb;
     c.max_open = n->params.zns_max_open;
     c.max_active = n->params.zns_max_active;
+    if (!femu_zns_check_ext(n, errp)) {
+        return false;
+    }
+    c.zrwa_blocks = n->params.zns_zrwa_size;
+    c.zrwafg_blocks = n->params.zns_zrwafg_size;
+    c.zrwa_num = n->params.zns_zrwa_num;
     if (n->params.zns_zasl > n->params.mdts) {
         error_setg(errp, "zasl=%u: must be at most mdts=%u (0 = mdts)",
                    n->params.zns_zasl, n->params.mdts);
@@ -89,6 +141,10 @@ bool femu_zns_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
         ns->zns = NULL;
         return false;
     }
+    if (n->params.zns_zd_ext_size) {
+        ns->zd_ext = g_malloc0((size_t)zns_nr_zones(ns->zns) *
+                               n->params.zns_zd_ext_size);
+    }
     return true;
 }
 
@@ -96,6 +152,8 @@ void femu_zns_unrealize(FemuNamespace *ns)
 {
     zns_free(ns->zns);
     ns->zns = NULL;
+    g_free(ns->zd_ext);
+    ns->zd_ext = NULL;
 }
 
 /* Bytes a Zone Append may carry (ZASL, in CAP.MPSMIN = 4 KiB units). */
@@ -132,8 +190,18 @@ void femu_zns_identify_ns(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
     /* both LBA formats: the zone is the same bytes in either */
     id->lbafe[0].zsze = cpu_to_le64(zsze << n->lba_shift >> 9);
     id->lbafe[1].zsze = cpu_to_le64(zsze << n->lba_shift >> 12);
-    id->lbafe[0].zdes = 0;
-    id->lbafe[1].zdes = 0;
+    /* descriptor extensions, 64-byte units */
+    id->lbafe[0].zdes = n->params.zns_zd_ext_size / 64;
+    id->lbafe[1].zdes = n->params.zns_zd_ext_size / 64;
+    if (n->params.zns_zrwa_size) {
+        /* Zone Random Write Area: NUMZRWA is 0's based; Commit Zone
+         * (explicit ZRWA flush) is supported */
+        id->ozcs |= cpu_to_le16(NVME_ID_NS_ZONED_OZCS_ZRWASUP);
+        id->numzrwa = cpu_to_le32(n->params.zns_zrwa_num - 1);
+        id->zrwafg = cpu_to_le16(n->params.zns_zrwafg_size);
+        id->zrwas = cpu_to_le16(n->params.zns_zrwa_size);
+        id->zrwacap = NVME_ID_NS_ZONED_ZRWACAP_EXPFLUSHSUP;
+    }
 }
 
 static uint16_t femu_zns_status(enum zns_result r)
@@ -151,6 +219,8 @@ static uint16_t femu_zns_status(enum zns_result r)
         [ZNS_ERR_TOO_MANY_ACTIVE] = NVME_ZONE_TOO_MANY_ACTIVE | NVME_DNR,
         [ZNS_ERR_TOO_MANY_OPEN] = NVME_ZONE_TOO_MANY_OPEN | NVME_DNR,
         [ZNS_ERR_INVALID_TRANSITION] = NVME_ZONE_INVAL_TRANSITION | NVME_DNR,
+        [ZNS_ERR_INVALID_ZONE_OP] = NVME_INVALID_ZONE_OP | NVME_DNR,
+        [ZNS_ERR_NO_ZRWA] = NVME_NOZRWA | NVME_DNR,
     };
 
     return (unsigned)r < ARRAY_SIZE(status) ? status[r]
@@ -186,6 +256,7 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
     r = zns_write_check(ns->zns, slba, nlb, append, &start);
     if (r) {
         qemu_mutex_unlock(&n->ftl_lock);
+        FEMU_GUEST_ERR(femu_zns_write_refused, slba, nlb, append, r);
         return femu_zns_status(r);
     }
     if (zeroes) {
@@ -309,6 +380,43 @@ static bool femu_zns_has_data(FemuNamespace *ns, uint32_t zone)
     }
 }
 
+/* A reset zone's descriptor extension is gone (ZDEV cleared). */
+static void femu_zns_ext_clear(FemuCtrl *n, FemuNamespace *ns, uint32_t zone)
+{
+    if (ns->zd_ext) {
+        memset(ns->zd_ext + (size_t)zone * n->params.zns_zd_ext_size, 0,
+               n->params.zns_zd_ext_size);
+    }
+}
+
+/*
+ * Set Zone Descriptor Extension (ZSA 10h): the extension's bytes come
+ * from the host; an Empty zone becomes Closed with ZDEV set.  Without
+ * extensions (zns_zd_ext_size=0) or with Select All: Invalid Field.
+ */
+static uint16_t femu_zns_set_zd_ext(FemuCtrl *n, FemuReq *req,
+                                    uint64_t slba, uint32_t zone)
+{
+    FemuNamespace *ns = req->ns;
+    uint32_t sz = n->params.zns_zd_ext_size;
+    g_autofree uint8_t *buf = g_malloc0(sz);
+    enum zns_result r;
+    uint16_t status;
+
+    status = femu_dma_cmd(n, &req->cmd, buf, sz, false);
+    if (status) {
+        return status;
+    }
+    femu_ftl_lock(n);
+    r = zns_zone_set_zdext(ns->zns, zone);
+    if (r == ZNS_OK) {
+        memcpy(ns->zd_ext + (size_t)zone * sz, buf, sz);
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    trace_femu_zns_mgmt_send(slba, NVME_ZONE_ACTION_SET_ZD_EXT, false, r);
+    return femu_zns_status(r);
+}
+
 /*
  * Reset with Select All, one step: from zone req->step on, every zone
  * that holds data (Implicitly or Explicitly Opened, Closed, Full: the
@@ -338,6 +446,7 @@ static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
         if (zns_zone_action(ns->zns, i, false, ZNS_ACT_RESET, req->arrival_ns,
                             &done) == ZNS_OK) {
             femu_store_discard(&ns->store, (i * zsze) << n->lba_shift, zbytes);
+            femu_zns_ext_clear(n, ns, i);
             req->due_ns = MAX(req->due_ns, (int64_t)done);
         }
         reset++;
@@ -359,16 +468,43 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
     NvmeCmd *cmd = &req->cmd;
     uint64_t slba = (uint64_t)le32_to_cpu(cmd->cdw11) << 32 |
                     le32_to_cpu(cmd->cdw10);
-    uint32_t dw13 = le32_to_cpu(cmd->cdw13);
-    uint8_t zsa = dw13 & 0xff;
-    bool all = (dw13 >> 8) & 1;
+    NvmeZoneSendCmd *zc = (NvmeZoneSendCmd *)cmd;
+    uint8_t zsa = zc->zsa;
+    bool all = zc->zsflags & NVME_ZSFLAG_SELECT_ALL;
+    bool zrwaa = zc->zsflags & NVME_ZSFLAG_ZRWA_ALLOC;
     uint64_t zsze = zns_zone_blocks(ns->zns), done = req->due_ns;
     uint32_t zone = 0;
     bool had = false;
     enum zns_result r;
 
-    if (zsa < NVME_ZONE_ACTION_CLOSE || zsa > NVME_ZONE_ACTION_OFFLINE) {
-        /* Set Zone Descriptor Extension: no extensions (ZDES 0) */
+    if (zsa == NVME_ZONE_ACTION_ZRWA_FLUSH) {
+        /* Commit Zone: SLBA is the last block committed, anywhere in
+         * the zone's ZRWA; no Select All */
+        if (all) {
+            FEMU_GUEST_ERR(femu_zns_send_bad, slba, zsa, all);
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        femu_ftl_lock(n);
+        r = zns_zrwa_commit(ns->zns, slba, req->due_ns, &done);
+        qemu_mutex_unlock(&n->ftl_lock);
+        trace_femu_zns_mgmt_send(slba, zsa, all, r);
+        if (r) {
+            return femu_zns_status(r);
+        }
+        req->due_ns = done;
+        return NVME_SUCCESS;
+    }
+    if (zsa == NVME_ZONE_ACTION_SET_ZD_EXT) {
+        if (!n->params.zns_zd_ext_size || all) {
+            /* no extensions (ZDES 0), or Select All */
+            FEMU_GUEST_ERR(femu_zns_send_bad, slba, zsa, all);
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+    } else if (zsa < NVME_ZONE_ACTION_CLOSE ||
+               zsa > NVME_ZONE_ACTION_OFFLINE ||
+               (zrwaa && zsa == NVME_ZONE_ACTION_OPEN && all)) {
+        /* a ZRWA is allocated to one zone at a time */
+        FEMU_GUEST_ERR(femu_zns_send_bad, slba, zsa, all);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (!all) {
@@ -382,14 +518,22 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
     } else if (zsa == NVME_ZONE_ACTION_RESET) {
         return femu_zns_reset_all_step(n, req);
     }
+    if (zsa == NVME_ZONE_ACTION_SET_ZD_EXT) {
+        return femu_zns_set_zd_ext(n, req, slba, zone);
+    }
     femu_ftl_lock(n);
     /* a reset that empties the zone takes its data from the store */
     had = !all && zsa == NVME_ZONE_ACTION_RESET && femu_zns_has_data(ns, zone);
-    r = zns_zone_action(ns->zns, zone, all, (enum zns_action)zsa,
-                        req->due_ns, &done);
+    if (zrwaa && zsa == NVME_ZONE_ACTION_OPEN) {
+        r = zns_zone_open_zrwa(ns->zns, zone);
+    } else {
+        r = zns_zone_action(ns->zns, zone, all, (enum zns_action)zsa,
+                            req->due_ns, &done);
+    }
     if (had && !femu_zns_has_data(ns, zone)) {
         femu_store_discard(&ns->store, (zone * zsze) << n->lba_shift,
                            zsze << n->lba_shift);
+        femu_zns_ext_clear(n, ns, zone);
     }
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_mgmt_send(slba, zsa, all, r);
@@ -441,16 +585,18 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
     uint8_t zra = dw13 & 0xff, zrasf = (dw13 >> 8) & 0xff;
     bool partial = (dw13 >> 16) & 1;
     uint64_t zsze = zns_zone_blocks(ns->zns), nr = 0, max_descs;
-    uint32_t nz = zns_nr_zones(ns->zns);
+    uint32_t nz = zns_nr_zones(ns->zns), ext = n->params.zns_zd_ext_size;
+    bool extended = zra == NVME_ZONE_REPORT_EXTENDED;
+    uint64_t entry = sizeof(NvmeZoneDescr) + (extended ? ext : 0);
     g_autofree uint8_t *buf = NULL;
-    NvmeZoneDescr *d;
     uint16_t status;
 
-    if (zra == NVME_ZONE_REPORT_EXTENDED) {
+    if (extended && !ext) {
         /* no zone descriptor extensions (ZDES 0) */
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    if (zra != NVME_ZONE_REPORT || zrasf > NVME_ZONE_REPORT_OFFLINE) {
+    if ((zra != NVME_ZONE_REPORT && !extended) ||
+        zrasf > NVME_ZONE_REPORT_OFFLINE) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (slba >= ns->blocks) {
@@ -460,8 +606,7 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     buf = g_malloc0(len);
-    max_descs = (len - sizeof(NvmeZoneReportHeader)) / sizeof(NvmeZoneDescr);
-    d = (NvmeZoneDescr *)(buf + sizeof(NvmeZoneReportHeader));
+    max_descs = (len - sizeof(NvmeZoneReportHeader)) / entry;
     femu_ftl_lock(n);
     for (uint32_t i = slba / zsze; i < nz; i++) {
         struct zns_zone_info zi;
@@ -471,12 +616,21 @@ uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req)
             continue;
         }
         if (nr < max_descs) {
-            d[nr].zt = NVME_ZONE_TYPE_SEQ_WRITE;
-            d[nr].zs = zi.state << 4;
-            d[nr].za = 0;
-            d[nr].zcap = cpu_to_le64(zi.zcap);
-            d[nr].zslba = cpu_to_le64(zi.zslba);
-            d[nr].wp = cpu_to_le64(zi.wp);
+            uint8_t *e = buf + sizeof(NvmeZoneReportHeader) + nr * entry;
+            NvmeZoneDescr *d = (NvmeZoneDescr *)e;
+
+            d->zt = NVME_ZONE_TYPE_SEQ_WRITE;
+            d->zs = zi.state << 4;
+            d->za = (zi.zrwa ? NVME_ZA_ZRWA_VALID : 0) |
+                    (zi.zdev ? NVME_ZA_ZD_EXT_VALID : 0);
+            d->zcap = cpu_to_le64(zi.zcap);
+            d->zslba = cpu_to_le64(zi.zslba);
+            d->wp = cpu_to_le64(zi.wp);
+            if (extended && zi.zdev) {
+                /* the extension follows its descriptor */
+                memcpy(e + sizeof(NvmeZoneDescr),
+                       ns->zd_ext + (size_t)i * ext, ext);
+            }
         } else if (partial) {
             break;
         }

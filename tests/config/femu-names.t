@@ -108,7 +108,10 @@ refuse '^zns_flash_type=7: must be 1 \(SLC\)' femu,femu_mode=3,zns_flash_type=7
 qom_check "pgs_per_blk=512" \
     femu,id=d0,devsz_mb=4096,zns_num_ch=8,zns_num_lun=4,zns_num_plane=2,zns_num_blk=32,femu_mode=3
 # a given value FEMU upstream has but this device does not model
-refuse '^zns_zrwa_size=8: the Zone Random Write Area is not provided yet' femu,femu_mode=3,zns_zrwa_size=8
+refuse '^zns_num_conv_zones=2: conventional zones make Linux reject' femu,femu_mode=3,zns_num_conv_zones=2
+# FEMU upstream's ZRWA and descriptor extension names are this device's
+qom_check "zns_zrwa_size=64 zns_zrwafg_size=16 zns_zrwa_num=2 zns_zd_ext_size=128" \
+    femu,id=d0,femu_mode=3,zns_zrwa_size=64,zns_zrwafg_size=16,zns_zrwa_num=2,zns_zd_ext_size=128
 refuse '^lnum_ch: Open-Channel' femu,lnum_ch=2
 refuse '^zns_zasl_bs=1000: must be 0 or 4096 x a power of two' femu,femu_mode=3,zns_zasl_bs=1000
 refuse '^namespace_modes=.*: 2 entries for namespaces=1' femu,namespace_modes=znssd,,bbssd

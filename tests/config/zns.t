@@ -18,5 +18,18 @@ refuse 'max_open=0' $Z,max_active=2
 refuse 'zasl=8' $Z,mdts=7,zasl=8
 refuse 'secs_per_pg' $Z,secsz=4096,secs_per_pg=4
 refuse 'femu_mode=3.*2\^32' femu,femu_mode=3,blks_per_pl=65536,pgs_per_blk=256
+# Zone Random Write Area and descriptor extensions (FEMU upstream's names
+# and limits; zones of 2048 blocks of 512 B here)
+accept $Z,zns_zrwa_size=64,zns_zrwafg_size=16,zns_zrwa_num=2,zns_zd_ext_size=64
+refuse '^zns_zrwafg_size=0: must be 1..65535' $Z,zns_zrwa_size=64
+refuse '^zns_zrwafg_size=65536' $Z,zns_zrwa_size=64,zns_zrwafg_size=65536,zns_zrwa_num=1
+refuse '^zns_zrwa_size=70000: must be 0..65535' $Z,zns_zrwa_size=70000,zns_zrwafg_size=8,zns_zrwa_num=1
+refuse '^zns_zrwa_size=64: must be a multiple of zns_zrwafg_size=24' $Z,zns_zrwa_size=64,zns_zrwafg_size=24,zns_zrwa_num=1
+refuse '^zns_zrwa_num=0: must be at least 1' $Z,zns_zrwa_size=64,zns_zrwafg_size=16
+refuse '^zns_zrwafg_size=16: needs zns_zrwa_size' $Z,zns_zrwafg_size=16
+refuse '^zns_zrwa_num=2: needs zns_zrwa_size' $Z,zns_zrwa_num=2
+refuse '^zns_zrwa_size=4096: must be at most the zone capacity' $Z,zns_zrwa_size=4096,zns_zrwafg_size=8,zns_zrwa_num=1
+refuse '^zns_zd_ext_size=100: must be a multiple of 64' $Z,zns_zd_ext_size=100
+refuse '^zns_zd_ext_size=16384: must be a multiple of 64 up to 16320' $Z,zns_zd_ext_size=16384
 refuse 'femu_mode=1' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 $Z,subsys=fdp0
 finish

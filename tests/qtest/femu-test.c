@@ -65,5 +65,6 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/zns/changed", test_zns_changed);
     qtest_add_func("/femu/zns/reset-all", test_zns_reset_all);
     qtest_add_func("/femu/ns-mgmt", test_ns_mgmt);
+    qtest_add_func("/femu/zns-zrwa", test_zns_zrwa);
     return g_test_run();
 }

@@ -281,6 +281,16 @@ void test_zns_mgmt(void)
                     NVME_LBA_RANGE);
     g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_SET_ZD_EXT, false), ==,
                     NVME_INVALID_FIELD);
+    /* no ZRWA (zns_zrwa_size=0): Open with ZRWAA, Commit Zone */
+    {
+        NvmeCmd cmd = mk(NVME_CMD_ZONE_MGMT_SEND, 1, 0, 0);
+
+        cmd.cdw13 = cpu_to_le32(NVME_ZONE_ACTION_OPEN |
+                                NVME_ZSFLAG_ZRWA_ALLOC << 8);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_INVALID_ZONE_OP);
+    }
+    g_assert_cmphex(zsend(c, 15, NVME_ZONE_ACTION_ZRWA_FLUSH, false), ==,
+                    NVME_INVALID_ZONE_OP);
     g_assert_cmphex(zsend(c, 0, 0, false), ==, NVME_INVALID_FIELD);
 
     /* Empty: close and offline are no transitions; reset is a no-op */
@@ -549,5 +559,171 @@ void test_zns_reset_all(void)
     g_assert_cmpuint(reset, ==, 300);
     g_assert_cmpuint(steps, >=, 3);
     unlink(log);
+    zns_stop(c);
+}
+
+/* ---- Zone Random Write Area and descriptor extensions ------------------ */
+
+/* ZNS_OPTS with a 64-block ZRWA, 16-block granules, 2 ZRWAs and 128-byte
+ * descriptor extensions (zones of 4096 blocks, capacity 2048). */
+#define ZRWA_OPTS ZNS_OPTS ",zns_zrwa_size=64,zns_zrwafg_size=16," \
+                  "zns_zrwa_num=2,zns_zd_ext_size=128"
+
+/* Zone Management Send with its flags byte; data (if any) from c->buf. */
+static uint16_t zsend_f(Ctrl *c, uint64_t slba, uint8_t zsa, uint8_t flags)
+{
+    NvmeCmd cmd = mk(NVME_CMD_ZONE_MGMT_SEND, 1, c->buf, 0);
+
+    cmd.cdw10 = cpu_to_le32((uint32_t)slba);
+    cmd.cdw11 = cpu_to_le32((uint32_t)(slba >> 32));
+    cmd.cdw13 = cpu_to_le32(zsa | (uint32_t)flags << 8);
+    return run(c, IOQ, &cmd, NULL);
+}
+
+static uint16_t zfill(Ctrl *c, uint64_t slba, uint32_t nlb, uint8_t v)
+{
+    qtest_memset(c->qts, c->buf, v, (uint64_t)nlb << c->lba_shift);
+    return zio(c, NVME_CMD_WRITE, slba, nlb, NULL);
+}
+
+static uint8_t zattr(Ctrl *c, uint32_t zone)
+{
+    return zone_descr(c, (uint64_t)zone * ZSZE).za;
+}
+
+void test_zns_zrwa(void)
+{
+    Ctrl *c = ctrl_start(ZRWA_OPTS);
+    uint8_t page[PAGE], ext[128];
+    NvmeIdNsZoned *idz = (NvmeIdNsZoned *)page;
+    NvmeZoneDescr d;
+    uint64_t wp;
+
+    /* Identify: ZRWASUP, NUMZRWA 0's based, ZRWAFG, ZRWAS, explicit
+     * flush; ZDES in 64-byte units in both LBA formats */
+    g_assert_cmphex(identify_csi(c, NVME_ID_CNS_CS_NS, NVME_CSI_ZONED, 1), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, page, sizeof(page));
+    g_assert_cmphex(le16_to_cpu(idz->ozcs), ==,
+                    NVME_ID_NS_ZONED_OZCS_RAZB | NVME_ID_NS_ZONED_OZCS_ZRWASUP);
+    g_assert_cmpuint(le32_to_cpu(idz->numzrwa), ==, 1);
+    g_assert_cmpuint(le16_to_cpu(idz->zrwafg), ==, 16);
+    g_assert_cmpuint(le16_to_cpu(idz->zrwas), ==, 64);
+    g_assert_cmphex(idz->zrwacap, ==, NVME_ID_NS_ZONED_ZRWACAP_EXPFLUSHSUP);
+    g_assert_cmpuint(idz->lbafe[0].zdes, ==, 2);
+    g_assert_cmpuint(idz->lbafe[1].zdes, ==, 2);
+
+    /* Open with ZRWAA: two ZRWAs, the third zone is refused */
+    g_assert_cmphex(zsend_f(c, 0, NVME_ZONE_ACTION_OPEN,
+                            NVME_ZSFLAG_ZRWA_ALLOC), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_EXPLICITLY_OPEN);
+    g_assert_cmphex(zattr(c, 0), ==, NVME_ZA_ZRWA_VALID);
+    g_assert_cmphex(zsend_f(c, ZSZE, NVME_ZONE_ACTION_OPEN,
+                            NVME_ZSFLAG_ZRWA_ALLOC), ==, NVME_SUCCESS);
+    g_assert_cmphex(zsend_f(c, 2 * ZSZE, NVME_ZONE_ACTION_OPEN,
+                            NVME_ZSFLAG_ZRWA_ALLOC), ==, NVME_NOZRWA);
+    g_assert_cmpuint(zstate(c, 2, NULL), ==, NVME_ZONE_STATE_EMPTY);
+    g_assert_cmphex(zsend_f(c, 0, NVME_ZONE_ACTION_OPEN,
+                            NVME_ZSFLAG_ZRWA_ALLOC | NVME_ZSFLAG_SELECT_ALL),
+                    ==, NVME_INVALID_FIELD);
+
+    /* writes anywhere in the window, overwrites, the write pointer stays */
+    g_assert_cmphex(zfill(c, 32, 8, 0x11), ==, NVME_SUCCESS);
+    g_assert(zread_is(c, 32, 0x11));
+    g_assert_cmphex(zfill(c, 32, 8, 0x22), ==, NVME_SUCCESS);
+    g_assert(zread_is(c, 32, 0x22));
+    g_assert_cmphex(zfill(c, 0, 8, 0x33), ==, NVME_SUCCESS);
+    zstate(c, 0, &wp);
+    g_assert_cmpuint(wp, ==, 0);
+    /* past wp + 2 x ZRWAS, below the write pointer, Zone Append */
+    g_assert_cmphex(zfill(c, 100, 29, 0x44), ==, NVME_ZONE_INVALID_WRITE);
+    g_assert_cmphex(zio(c, NVME_CMD_ZONE_APPEND, 0, 8, NULL), ==,
+                    NVME_INVALID_ZONE_OP);
+    /* implicit commit: a write ending at 128 moves the pointer to 64 */
+    g_assert_cmphex(zfill(c, 120, 8, 0x55), ==, NVME_SUCCESS);
+    zstate(c, 0, &wp);
+    g_assert_cmpuint(wp, ==, 64);
+    g_assert_cmphex(zfill(c, 56, 8, 0x66), ==, NVME_ZONE_INVALID_WRITE);
+    g_assert(zread_is(c, 32, 0x22));
+    g_assert(zread_is(c, 120, 0x55));
+
+    /* Commit Zone (ZSA 11h): SLBA is the last block committed */
+    g_assert_cmphex(zsend_f(c, 64 + 7, NVME_ZONE_ACTION_ZRWA_FLUSH, 0), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(zsend_f(c, 64 + 64, NVME_ZONE_ACTION_ZRWA_FLUSH, 0), ==,
+                    NVME_ZONE_BOUNDARY_ERROR);
+    g_assert_cmphex(zsend_f(c, 63, NVME_ZONE_ACTION_ZRWA_FLUSH, 0), ==,
+                    NVME_ZONE_BOUNDARY_ERROR);
+    g_assert_cmphex(zsend_f(c, 64 + 15, NVME_ZONE_ACTION_ZRWA_FLUSH,
+                            NVME_ZSFLAG_SELECT_ALL), ==, NVME_INVALID_FIELD);
+    g_assert_cmphex(zsend_f(c, 3 * ZSZE + 15, NVME_ZONE_ACTION_ZRWA_FLUSH, 0),
+                    ==, NVME_INVALID_FIELD);          /* zone 3: no ZRWA */
+    g_assert_cmphex(zsend_f(c, 64 + 15, NVME_ZONE_ACTION_ZRWA_FLUSH, 0), ==,
+                    NVME_SUCCESS);
+    zstate(c, 0, &wp);
+    g_assert_cmpuint(wp, ==, 80);
+
+    /* Close keeps the ZRWA, Finish gives it back (and the data stays) */
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_CLOSE, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, NULL), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmphex(zattr(c, 0), ==, NVME_ZA_ZRWA_VALID);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_FINISH, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_FULL);
+    g_assert_cmpuint(wp, ==, ZCAP);
+    g_assert_cmphex(zattr(c, 0), ==, 0);
+    g_assert(zread_is(c, 120, 0x55));
+    g_assert_cmphex(zsend_f(c, 2 * ZSZE, NVME_ZONE_ACTION_OPEN,
+                            NVME_ZSFLAG_ZRWA_ALLOC), ==, NVME_SUCCESS);
+    /* Reset gives the ZRWA back and the data goes */
+    g_assert_cmphex(zsend(c, ZSZE, NVME_ZONE_ACTION_RESET, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zattr(c, 1), ==, 0);
+    g_assert_cmphex(zsend_f(c, 3 * ZSZE, NVME_ZONE_ACTION_OPEN,
+                            NVME_ZSFLAG_ZRWA_ALLOC), ==, NVME_SUCCESS);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, false), ==,
+                    NVME_SUCCESS);
+    g_assert(zread_is(c, 32, 0));
+
+    /* Set Zone Descriptor Extension: Empty -> Closed, ZDEV, kept in the
+     * Extended Report; not twice; not with Select All; reset clears it */
+    g_assert_cmphex(zsend(c, 4 * ZSZE, NVME_ZONE_ACTION_CLOSE, false), ==,
+                    NVME_ZONE_INVAL_TRANSITION);
+    qtest_memset(c->qts, c->buf, 0x5a, sizeof(ext));
+    g_assert_cmphex(zsend_f(c, 4 * ZSZE, NVME_ZONE_ACTION_SET_ZD_EXT, 0), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 4, NULL), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmphex(zattr(c, 4), ==, NVME_ZA_ZD_EXT_VALID);
+    g_assert_cmphex(zsend_f(c, 4 * ZSZE, NVME_ZONE_ACTION_SET_ZD_EXT, 0), ==,
+                    NVME_ZONE_INVAL_TRANSITION);
+    g_assert_cmphex(zsend_f(c, 0, NVME_ZONE_ACTION_SET_ZD_EXT,
+                            NVME_ZSFLAG_SELECT_ALL), ==, NVME_INVALID_FIELD);
+    g_assert_cmphex(zrecv(c, 4 * ZSZE, 64 + 64 + 128,
+                          NVME_ZONE_REPORT_EXTENDED, NVME_ZONE_REPORT_ALL,
+                          true), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 1);
+    d = zdesc(c, 0);
+    g_assert_cmpuint(le64_to_cpu(d.zslba), ==, 4 * ZSZE);
+    g_assert_cmphex(d.za, ==, NVME_ZA_ZD_EXT_VALID);
+    qtest_memread(c->qts, c->buf + 128, ext, sizeof(ext));
+    for (size_t i = 0; i < sizeof(ext); i++) {
+        g_assert_cmphex(ext[i], ==, 0x5a);
+    }
+    /* entries of 192 bytes: zone 5 follows at 64 + 192 */
+    g_assert_cmphex(zrecv(c, 4 * ZSZE, 64 + 2 * 192,
+                          NVME_ZONE_REPORT_EXTENDED, NVME_ZONE_REPORT_ALL,
+                          true), ==, NVME_SUCCESS);
+    g_assert_cmpuint(zreport_nr(c), ==, 2);
+    qtest_memread(c->qts, c->buf + 64 + 192, &d, sizeof(d));
+    g_assert_cmpuint(le64_to_cpu(d.zslba), ==, 5 * ZSZE);
+    g_assert_cmphex(zsend(c, 4 * ZSZE, NVME_ZONE_ACTION_RESET, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(zstate(c, 4, NULL), ==, NVME_ZONE_STATE_EMPTY);
+    g_assert_cmphex(zrecv(c, 4 * ZSZE, 64 + 192, NVME_ZONE_REPORT_EXTENDED,
+                          NVME_ZONE_REPORT_ALL, true), ==, NVME_SUCCESS);
+    g_assert_cmphex(zdesc(c, 0).za, ==, 0);
+    qtest_memread(c->qts, c->buf + 128, ext, sizeof(ext));
+    g_assert_cmphex(ext[0] | ext[127], ==, 0);
     zns_stop(c);
 }

@@ -482,6 +482,198 @@ static void test_changed_list(void)
     zns_free(z);
 }
 
+static uint64_t programmed(struct zns *z)
+{
+    struct zns_counters k;
+
+    zns_get_counters(z, &k);
+    return k.host_pages_programmed;
+}
+
+static bool zrwa_of(struct zns *z, uint32_t zone)
+{
+    struct zns_zone_info i;
+
+    zns_zone_info(z, zone, &i);
+    return i.zrwa;
+}
+
+static enum zns_result commit(struct zns *z, uint64_t elba)
+{
+    uint64_t done;
+
+    return zns_zrwa_commit(z, elba, 0, &done);
+}
+
+/*
+ * Zone Random Write Area: 64-block window (8 pages of 8 blocks), commit
+ * granule 16 blocks (2 pages), 2 ZRWAs.  Writes anywhere in the window
+ * and overwrites program nothing; commits program the pages they
+ * complete; Finish programs the rest; the ZRWA goes back on Finish,
+ * Reset and Full, not on Close.
+ */
+static void test_zrwa(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    uint64_t done, alba;
+
+    zcfg(&c);
+    z = mkz(&c);
+    CHECK_EQ(zns_zone_open_zrwa(z, 0), ZNS_ERR_INVALID_ZONE_OP);
+    CHECK_EQ(commit(z, 15), ZNS_ERR_INVALID_ZONE_OP);
+    zns_free(z);
+
+    zcfg(&c);
+    c.zrwa_blocks = 64;
+    refused(&c, "zns_zrwa_size=64");     /* no granule */
+    c.zrwafg_blocks = 24;
+    c.zrwa_num = 2;
+    refused(&c, "zns_zrwa_size=64");     /* 24 does not divide 64 */
+    c.zrwafg_blocks = 16;
+    c.zrwa_num = 0;
+    refused(&c, "zns_zrwa_size=64");
+    c.zrwa_num = 2;
+    c.zrwa_blocks = 8192;
+    c.zrwafg_blocks = 16;
+    refused(&c, "zone capacity");
+    c.zrwa_blocks = 64;
+    z = mkz(&c);
+
+    CHECK_EQ(zns_zone_open_zrwa(z, 0), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_EXPLICIT_OPEN);
+    CHECK(zrwa_of(z, 0));
+    CHECK_EQ(zns_zone_open_zrwa(z, 0), ZNS_OK);     /* has one already */
+    CHECK_EQ(zns_zone_open_zrwa(z, 1), ZNS_OK);
+    CHECK_EQ(zns_zone_open_zrwa(z, 2), ZNS_ERR_NO_ZRWA);
+    CHECK_EQ(st(z, 2), ZNS_EMPTY);
+    CHECK_EQ(zns_nr_zrwa(z), 2);
+    /* anywhere in the window, again, without a program */
+    CHECK_EQ(wr(z, 32, 8), ZNS_OK);
+    CHECK_EQ(wr(z, 32, 8), ZNS_OK);
+    CHECK_EQ(wr(z, 0, 16), ZNS_OK);
+    CHECK_EQ(wp(z, 0), 0);
+    CHECK_EQ(programmed(z), 0);
+    CHECK_EQ(zns_write(z, 0, 8, true, 0, &alba, &done),
+             ZNS_ERR_INVALID_ZONE_OP);
+    CHECK_EQ(wr(z, 100, 29), ZNS_ERR_INVALID_WRITE);  /* past wp + 128 */
+    CHECK_EQ(wr(z, 100, 28), ZNS_OK);                 /* implicit commit */
+    CHECK_EQ(wp(z, 0), 64);                           /* 128 - 64 */
+    CHECK_EQ(programmed(z), 8);
+    CHECK_EQ(wr(z, 56, 8), ZNS_ERR_INVALID_WRITE);    /* below wp */
+    /* explicit commit: whole granules inside the window */
+    CHECK_EQ(commit(z, 64 + 7), ZNS_ERR_INVALID_FIELD);
+    CHECK_EQ(commit(z, 63), ZNS_ERR_BOUNDARY);
+    CHECK_EQ(commit(z, 64 + 64), ZNS_ERR_BOUNDARY);
+    CHECK_EQ(commit(z, 64 + 15), ZNS_OK);
+    CHECK_EQ(wp(z, 0), 80);
+    CHECK_EQ(programmed(z), 10);
+    CHECK_EQ(commit(z, 4096 + 15), ZNS_OK);           /* zone 1 */
+    CHECK_EQ(commit(z, 2 * 4096 + 15), ZNS_ERR_INVALID_FIELD);  /* no ZRWA */
+    /* Close keeps the ZRWA; a commit opens the zone again */
+    CHECK_EQ(act(z, 0, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_CLOSED);
+    CHECK(zrwa_of(z, 0));
+    CHECK_EQ(commit(z, 80 + 15), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_IMPLICIT_OPEN);
+    /* Finish programs the written data left (up to block 128: 16 pages) */
+    CHECK_EQ(act(z, 0, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_FULL);
+    CHECK(!zrwa_of(z, 0));
+    CHECK_EQ(programmed(z), 16 + 2);
+    CHECK_EQ(zns_nr_zrwa(z), 1);
+    /* Reset gives the ZRWA back; a closed ZRWA zone with nothing
+     * committed stays Closed */
+    CHECK_EQ(act(z, 1, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(zns_nr_zrwa(z), 0);
+    CHECK_EQ(zns_zone_open_zrwa(z, 1), ZNS_OK);
+    CHECK_EQ(act(z, 1, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(st(z, 1), ZNS_CLOSED);
+    /* commits to the capacity: Full, the ZRWA back */
+    for (uint64_t e = 4096 + 63; e < 2 * 4096; e += 64) {
+        CHECK_EQ(commit(z, e), ZNS_OK);
+    }
+    CHECK_EQ(st(z, 1), ZNS_FULL);
+    CHECK_EQ(zns_nr_zrwa(z), 0);
+    /* a write pointer off the granule: no ZRWA */
+    CHECK_EQ(wr(z, 3 * 4096, 8), ZNS_OK);
+    CHECK_EQ(zns_zone_open_zrwa(z, 3), ZNS_ERR_NO_ZRWA);
+    CHECK_EQ(wr(z, 3 * 4096 + 8, 8), ZNS_OK);
+    CHECK_EQ(zns_zone_open_zrwa(z, 3), ZNS_OK);
+    CHECK_EQ(st(z, 3), ZNS_EXPLICIT_OPEN);
+    CHECK_EQ(zns_zone_open_zrwa(z, 0), ZNS_ERR_INVALID_TRANSITION);  /* Full */
+    zns_free(z);
+}
+
+/* Set Zone Descriptor Extension: Empty -> Closed with ZDEV, an active
+ * resource; any other state refused; a reset clears it. */
+static void test_zdext(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    struct zns_zone_info i;
+
+    zcfg(&c);
+    c.max_open = 1;
+    c.max_active = 1;
+    z = mkz(&c);
+    CHECK_EQ(zns_zone_set_zdext(z, 2), ZNS_OK);
+    zns_zone_info(z, 2, &i);
+    CHECK_EQ(i.state, ZNS_CLOSED);
+    CHECK(i.zdev);
+    CHECK_EQ(zns_nr_active(z), 1);
+    CHECK_EQ(zns_zone_set_zdext(z, 2), ZNS_ERR_INVALID_TRANSITION);
+    CHECK_EQ(zns_zone_set_zdext(z, 3), ZNS_ERR_TOO_MANY_ACTIVE);
+    /* opened and closed with nothing written: still Closed, ZDEV kept */
+    CHECK_EQ(act(z, 2, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(act(z, 2, ZNS_ACT_CLOSE), ZNS_OK);
+    zns_zone_info(z, 2, &i);
+    CHECK_EQ(i.state, ZNS_CLOSED);
+    CHECK(i.zdev);
+    CHECK_EQ(act(z, 2, ZNS_ACT_RESET), ZNS_OK);
+    zns_zone_info(z, 2, &i);
+    CHECK_EQ(i.state, ZNS_EMPTY);
+    CHECK(!i.zdev);
+    CHECK_EQ(zns_nr_active(z), 0);
+    zns_free(z);
+}
+
+/* ZRWA timing: window writes and overwrites complete at once, a commit
+ * takes the programs of the pages it completes (2 LUNs in parallel),
+ * reads of buffered blocks cost no NAND, committed ones a page read. */
+static void test_zrwa_timing(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    uint64_t done, t = 1000000000;
+
+    zcfg(&c);
+    c.zrwa_blocks = 64;
+    c.zrwafg_blocks = 16;
+    c.zrwa_num = 1;
+    z = mkz(&c);
+    CHECK_EQ(zns_zone_open_zrwa(z, 0), ZNS_OK);
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_read(z, 0, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    /* 8 pages over the zone's 2 LUNs: 4 programs each */
+    CHECK_EQ(zns_zrwa_commit(z, 63, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    t += 10 * WR;
+    CHECK_EQ(zns_read(z, 0, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + RD);
+    /* a write 5 blocks past the window commits a whole granule, 16
+     * blocks (2 pages), first */
+    t += 10 * WR;
+    CHECK_EQ(zns_write(z, 64, 69, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + WR);
+    CHECK_EQ(wp(z, 0), 80);
+    zns_free(z);
+}
+
 int main(void)
 {
     RUN(test_config);
@@ -490,5 +682,8 @@ int main(void)
     RUN(test_resources);
     RUN(test_timing);
     RUN(test_changed_list);
+    RUN(test_zrwa);
+    RUN(test_zdext);
+    RUN(test_zrwa_timing);
     return test_done("ftl-zns");
 }

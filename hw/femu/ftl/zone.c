@@ -21,6 +21,10 @@ struct zns_zone {
     uint8_t state;        /* enum zns_state */
     uint8_t programmed;   /* a page was programmed since the last erase */
     uint8_t changed;      /* on the changed zone list */
+    uint8_t zrwa;         /* a Zone Random Write Area is allocated */
+    uint8_t zdev;         /* a zone descriptor extension is set */
+    uint64_t prog;        /* ZRWA: zone pages programmed so far (the
+                           * rest of the written data is in the buffer) */
 };
 
 struct zns {
@@ -33,6 +37,7 @@ struct zns {
     uint32_t nzones;
     struct zns_zone *zone;
     uint32_t nr_open, nr_active;
+    uint32_t nr_zrwa;           /* zones holding a ZRWA */
     uint32_t ihead, itail;      /* implicitly opened list */
     struct ftl_timing tm;
     struct zns_counters ctr;
@@ -130,6 +135,20 @@ int zns_config_validate(const struct zns_config *cfg, char *err,
     if (cfg->max_active && cfg->max_open > cfg->max_active) {
         snprintf(err, errlen, "max_open=%u: must be at most max_active=%u",
                  cfg->max_open, cfg->max_active);
+        return -1;
+    }
+    if (cfg->zrwa_blocks &&
+        (!cfg->zrwafg_blocks || cfg->zrwa_blocks % cfg->zrwafg_blocks ||
+         !cfg->zrwa_num)) {
+        snprintf(err, errlen, "zns_zrwa_size=%u: needs zns_zrwafg_size "
+                 "dividing it and zns_zrwa_num of at least 1",
+                 cfg->zrwa_blocks);
+        return -1;
+    }
+    if (cfg->zrwa_blocks && cfg->zrwa_blocks > cap / c->secsz) {
+        snprintf(err, errlen, "zns_zrwa_size=%u: must be at most the zone "
+                 "capacity (%" PRIu64 " logical blocks)", cfg->zrwa_blocks,
+                 cap / c->secsz);
         return -1;
     }
     if (cfg->max_open == 0 && cfg->max_active) {
@@ -231,6 +250,8 @@ void zns_zone_info(const struct zns *z, uint32_t zone,
     info->zslba = zslba(z, zone);
     info->wp = z->zone[zone].wp;
     info->zcap = z->zone_cap;
+    info->zrwa = z->zone[zone].zrwa;
+    info->zdev = z->zone[zone].zdev;
 }
 
 /*
@@ -308,6 +329,11 @@ static void set_state(struct zns *z, uint32_t id, enum zns_state ns)
     }
     z->nr_open -= is_open(os);
     z->nr_active -= is_active(os);
+    if (zn->zrwa && !is_active(ns)) {
+        /* Full, Empty, Read Only, Offline: the ZRWA goes back */
+        zn->zrwa = 0;
+        z->nr_zrwa--;
+    }
     zn->state = ns;
     z->nr_open += is_open(ns);
     z->nr_active += is_active(ns);
@@ -388,6 +414,22 @@ static enum zns_result write_prepare(const struct zns *z, uint64_t slba,
     if (r) {
         return r;
     }
+    if (zn->zrwa) {
+        /* anywhere from the write pointer to the end of the implicit
+         * commit region, wp + 2 x the ZRWA size */
+        if (append) {
+            return ZNS_ERR_INVALID_ZONE_OP;
+        }
+        *start = slba;
+        if (slba < zn->wp ||
+            slba + nlb > zn->wp + 2 * (uint64_t)z->cfg.zrwa_blocks) {
+            return ZNS_ERR_INVALID_WRITE;
+        }
+        if (slba + nlb > zslba(z, *id) + z->zone_cap) {
+            return ZNS_ERR_BOUNDARY;
+        }
+        return ZNS_OK;
+    }
     *start = append ? zn->wp : slba;
     if (!append && slba != zn->wp) {
         return ZNS_ERR_INVALID_WRITE;
@@ -422,6 +464,44 @@ enum zns_result zns_write_check(const struct zns *z, uint64_t slba,
     return r ? r : resources_ok(z, z->zone[id].state);
 }
 
+/* Program a ZRWA zone's pages from zn->prog up to (not including) page
+ * npages; returns when the last program ends. */
+static uint64_t zrwa_program(struct zns *z, uint32_t id, uint64_t npages,
+                             uint64_t now)
+{
+    struct zns_zone *zn = &z->zone[id];
+    uint64_t t = now;
+
+    for (; zn->prog < npages; zn->prog++) {
+        t = ftl_max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, zn->prog),
+                                       zns_page_pg(z, zn->prog), now));
+        z->ctr.host_pages_programmed++;
+        zn->programmed = 1;
+    }
+    return t;
+}
+
+/* Commit a ZRWA zone up to block wp (capped at the capacity): the pages
+ * wholly below it are programmed (all of them at the capacity, where the
+ * zone becomes Full and gives its ZRWA back). */
+static uint64_t zrwa_commit_to(struct zns *z, uint32_t id, uint64_t wp,
+                               uint64_t now)
+{
+    struct zns_zone *zn = &z->zone[id];
+    uint64_t cend = zslba(z, id) + z->zone_cap, t;
+    uint64_t bpp = z->blocks_per_page;
+
+    wp = wp < cend ? wp : cend;
+    t = zrwa_program(z, id, wp == cend ?
+                     (wp - zslba(z, id) + bpp - 1) / bpp :
+                     (wp - zslba(z, id)) / bpp, now);
+    zn->wp = wp;
+    if (wp == cend) {
+        set_state(z, id, ZNS_FULL);
+    }
+    return t;
+}
+
 enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
                           bool append, uint64_t now, uint64_t *alba,
                           uint64_t *done)
@@ -445,9 +525,27 @@ enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
     if (zn->state == ZNS_EMPTY || zn->state == ZNS_CLOSED) {
         set_state(z, id, ZNS_IMPLICIT_OPEN);
     }
-    /* every NAND page the write touches is programmed */
     first = (start - zslba(z, id)) / z->blocks_per_page;
     last = (end - 1 - zslba(z, id)) / z->blocks_per_page;
+    if (zn->zrwa) {
+        /* into the buffer; past the window, the write pointer moves by
+         * whole flush granules until the write's end is inside it */
+        uint64_t win = zn->wp + z->cfg.zrwa_blocks;
+        uint64_t fg = z->cfg.zrwafg_blocks;
+
+        z->ctr.host_pages_written += last - first + 1;
+        zn->dend = ftl_max64(zn->dend, end);
+        if (end > win) {
+            t = zrwa_commit_to(z, id, zn->wp + (end - win + fg - 1) / fg * fg,
+                               now);
+        }
+        if (alba) {
+            *alba = start;
+        }
+        *done = t;
+        return ZNS_OK;
+    }
+    /* every NAND page the write touches is programmed */
     for (uint64_t p = first; p <= last; p++) {
         t = ftl_max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p),
                                        zns_page_pg(z, p), now));
@@ -490,6 +588,9 @@ enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
 
         if (lba >= z->zone[id].dend) {
             continue;   /* above the write pointer: zeroes, no NAND */
+        }
+        if (z->zone[id].zrwa && off / bpp >= z->zone[id].prog) {
+            continue;   /* in the ZRWA buffer: no NAND */
         }
         t = ftl_max64(t, ftl_nand_read(&z->tm,
                                        zns_page_lun(z, id, off / bpp),
@@ -549,8 +650,10 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         switch (s) {
         case ZNS_IMPLICIT_OPEN:
         case ZNS_EXPLICIT_OPEN:
-            /* an open zone with nothing written goes back to Empty */
-            set_state(z, id, zn->wp == zslba(z, id) ? ZNS_EMPTY : ZNS_CLOSED);
+            /* an open zone with nothing written goes back to Empty
+             * (one with a ZRWA or a descriptor extension stays Closed) */
+            set_state(z, id, zn->wp == zslba(z, id) && !zn->zrwa &&
+                             !zn->zdev ? ZNS_EMPTY : ZNS_CLOSED);
             return ZNS_OK;
         case ZNS_CLOSED:
             return ZNS_OK;
@@ -569,6 +672,13 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         case ZNS_IMPLICIT_OPEN:
         case ZNS_EXPLICIT_OPEN:
         case ZNS_CLOSED:
+            if (zn->zrwa) {
+                /* the ZRWA's data is committed: program what is left */
+                uint64_t bpp = z->blocks_per_page;
+
+                *done = ftl_max64(*done, zrwa_program(z, id,
+                        (zn->dend - zslba(z, id) + bpp - 1) / bpp, now));
+            }
             zn->wp = zslba(z, id) + z->zone_cap;
             set_state(z, id, ZNS_FULL);
             return ZNS_OK;
@@ -588,6 +698,8 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
                 zn->programmed = 0;
             }
             zn->wp = zn->dend = zslba(z, id);
+            zn->zdev = 0;
+            zn->prog = 0;
             set_state(z, id, ZNS_EMPTY);
             return ZNS_OK;
         case ZNS_EMPTY:
@@ -660,6 +772,110 @@ enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
             }
         }
     }
+    return ZNS_OK;
+}
+
+enum zns_result zns_zone_open_zrwa(struct zns *z, uint32_t zone)
+{
+    struct zns_zone *zn;
+    enum zns_result r;
+    uint64_t done;
+
+    if (!z->cfg.zrwa_blocks) {
+        return ZNS_ERR_INVALID_ZONE_OP;
+    }
+    if (zone >= z->nzones) {
+        return ZNS_ERR_LBA_RANGE;
+    }
+    zn = &z->zone[zone];
+    if (zn->zrwa) {
+        return act_one(z, zone, ZNS_ACT_OPEN, 0, &done);
+    }
+    switch (zn->state) {
+    case ZNS_EMPTY:
+    case ZNS_IMPLICIT_OPEN:
+    case ZNS_EXPLICIT_OPEN:
+    case ZNS_CLOSED:
+        break;
+    default:
+        return ZNS_ERR_INVALID_TRANSITION;
+    }
+    if ((zn->wp - zslba(z, zone)) % z->cfg.zrwafg_blocks ||
+        z->nr_zrwa >= z->cfg.zrwa_num) {
+        return ZNS_ERR_NO_ZRWA;
+    }
+    r = act_one(z, zone, ZNS_ACT_OPEN, 0, &done);
+    if (r) {
+        return r;
+    }
+    zn->zrwa = 1;
+    z->nr_zrwa++;
+    /* a page the write pointer splits is programmed again at commit */
+    zn->prog = (zn->wp - zslba(z, zone)) / z->blocks_per_page;
+    return ZNS_OK;
+}
+
+enum zns_result zns_zrwa_commit(struct zns *z, uint64_t elba, uint64_t now,
+                                uint64_t *done)
+{
+    struct zns_zone *zn;
+    uint64_t cend;
+    uint32_t id;
+    enum zns_result r;
+
+    *done = now;
+    if (!z->cfg.zrwa_blocks) {
+        return ZNS_ERR_INVALID_ZONE_OP;
+    }
+    if (elba >= zns_ns_blocks(z)) {
+        return ZNS_ERR_LBA_RANGE;
+    }
+    id = (uint32_t)(elba / z->zone_blocks);
+    zn = &z->zone[id];
+    cend = zslba(z, id) + z->zone_cap;
+    if (!zn->zrwa) {
+        return ZNS_ERR_INVALID_FIELD;
+    }
+    if (elba < zn->wp || elba >= zn->wp + z->cfg.zrwa_blocks ||
+        elba >= cend) {
+        return ZNS_ERR_BOUNDARY;
+    }
+    if ((elba + 1 - zn->wp) % z->cfg.zrwafg_blocks && elba + 1 != cend) {
+        return ZNS_ERR_INVALID_FIELD;
+    }
+    if (zn->state == ZNS_CLOSED) {
+        /* moving a Closed zone's write pointer opens it */
+        r = open_from(z, zn->state);
+        if (r) {
+            return r;
+        }
+        set_state(z, id, ZNS_IMPLICIT_OPEN);
+    }
+    *done = zrwa_commit_to(z, id, elba + 1, now);
+    return ZNS_OK;
+}
+
+uint32_t zns_nr_zrwa(const struct zns *z)
+{
+    return z->nr_zrwa;
+}
+
+enum zns_result zns_zone_set_zdext(struct zns *z, uint32_t zone)
+{
+    enum zns_result r;
+
+    if (zone >= z->nzones) {
+        return ZNS_ERR_LBA_RANGE;
+    }
+    if (z->zone[zone].state != ZNS_EMPTY) {
+        return ZNS_ERR_INVALID_TRANSITION;
+    }
+    r = take_resources(z, 1, 0);
+    if (r) {
+        return r;
+    }
+    set_state(z, zone, ZNS_CLOSED);
+    z->zone[zone].zdev = 1;
     return ZNS_OK;
 }
 

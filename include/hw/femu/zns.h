@@ -59,6 +59,8 @@ enum zns_result {
     ZNS_ERR_TOO_MANY_ACTIVE,
     ZNS_ERR_TOO_MANY_OPEN,
     ZNS_ERR_INVALID_TRANSITION,
+    ZNS_ERR_INVALID_ZONE_OP,    /* Invalid Zone Operation (ZRWA rules) */
+    ZNS_ERR_NO_ZRWA,            /* Zone ZRWA Resources Unavailable */
 };
 
 struct zns_config {
@@ -71,6 +73,13 @@ struct zns_config {
     uint64_t zone_cap_mb;   /* writable part of a zone, MiB; 0: size */
     uint32_t max_open;      /* open zones at most; 0: no limit */
     uint32_t max_active;    /* open + closed zones at most; 0: no limit */
+    /* Zone Random Write Area: a window of zrwa_blocks logical blocks from
+     * the write pointer that takes writes anywhere and overwrites; the
+     * write pointer moves (commits) in whole zrwafg_blocks units; at most
+     * zrwa_num zones hold one.  zrwa_blocks 0: no ZRWA. */
+    uint32_t zrwa_blocks;
+    uint32_t zrwafg_blocks;
+    uint32_t zrwa_num;
 };
 
 struct zns_counters {
@@ -86,6 +95,8 @@ struct zns_zone_info {
     uint64_t zslba;         /* first logical block */
     uint64_t wp;            /* write pointer (logical block) */
     uint64_t zcap;          /* capacity, logical blocks */
+    bool zrwa;              /* a ZRWA is allocated (attribute ZRWAV) */
+    bool zdev;              /* a descriptor extension is set (ZDEV) */
 };
 
 struct zns;
@@ -143,6 +154,42 @@ enum zns_result zns_read(struct zns *z, uint64_t slba, uint32_t nlb,
 enum zns_result zns_zone_action(struct zns *z, uint32_t zone, bool all,
                                 enum zns_action act, uint64_t now,
                                 uint64_t *done);
+/*
+ * Zone Random Write Area (only with zrwa_blocks set).  A write to a zone
+ * with a ZRWA may start anywhere in [wp, wp + zrwa_blocks) and end at
+ * most zrwa_blocks further (the implicit commit region); it lands in the
+ * controller's buffer (no NAND program, overwrites are free).  When it
+ * ends past wp + zrwa_blocks the write pointer moves by the fewest whole
+ * zrwafg_blocks units that bring the write's end inside the window
+ * (implicit commit).  A commit, implicit or explicit, programs the NAND
+ * pages it completes; a Finish programs the rest of the written data.
+ * A Zone Append to such a zone is Invalid Zone Operation.
+ *
+ * zns_zone_open_zrwa: Open Zone with ZRWAA set: the zone opens
+ * explicitly with a ZRWA (ZNS_ERR_INVALID_ZONE_OP without ZRWA support,
+ * ZNS_ERR_NO_ZRWA when all zrwa_num are taken or the write pointer is
+ * not on a zrwafg_blocks boundary of the zone).  The ZRWA stays through
+ * Close and is released by Finish, Reset and Read Only/Offline.
+ */
+enum zns_result zns_zone_open_zrwa(struct zns *z, uint32_t zone);
+/*
+ * Commit Zone (explicit ZRWA flush) up to and including logical block
+ * elba: ZNS_ERR_INVALID_ZONE_OP without ZRWA support, INVALID_FIELD when
+ * the zone has no ZRWA or elba + 1 - wp is not a whole number of
+ * zrwafg_blocks, BOUNDARY when elba is outside [wp, wp + zrwa_blocks) or
+ * past the zone capacity.  *done: when the programs finish.
+ */
+enum zns_result zns_zrwa_commit(struct zns *z, uint64_t elba, uint64_t now,
+                                uint64_t *done);
+uint32_t zns_nr_zrwa(const struct zns *z);
+/*
+ * Set Zone Descriptor Extension's zone transition: an Empty zone becomes
+ * Closed (an active resource: ZNS_ERR_TOO_MANY_ACTIVE) with ZDEV set;
+ * any other state is ZNS_ERR_INVALID_TRANSITION.  A reset clears ZDEV.
+ * The extension's bytes are the caller's.
+ */
+enum zns_result zns_zone_set_zdext(struct zns *z, uint32_t zone);
+
 /*
  * Controller-initiated zone changes (media failure injection): the zone
  * becomes Read Only (from any state but Offline) or Offline (from any
