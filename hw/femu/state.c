@@ -422,7 +422,8 @@ static int femu_state_save_append(FemuCtrl *n, struct femu_state_out *o,
         }
         return -1;
     }
-    f = fdopen(fd, "r+b");
+    /* fdopen "w" does not truncate: the fd stays at state_end */
+    f = fdopen(fd, "wb");
     if (!f) {
         snprintf(err, errlen, "fdopen: %s", strerror(errno));
         close(fd);
