@@ -66,7 +66,8 @@ case $COMPRESS in none|gzip|zstd) ;; *) die "FEMU_GUEST_COMPRESS must be none, g
 # Userland packages. Their dependency closure is downloaded and unpacked, but
 # only the programs below and the libraries they load end up in the guest.
 PACKAGES=(busybox-static bash fio nvme-cli python3.13-minimal libpython3.13-stdlib
-          libc-bin util-linux grep coreutils btrfs-progs)
+          libc-bin util-linux grep coreutils btrfs-progs f2fs-tools zonefs-tools
+          e2fsprogs)
 # Firmware for QEMU (-L), so the runner does not depend on what the QEMU
 # build or the host happens to ship: SeaBIOS and the linuxboot option ROM.
 FW_PACKAGES=(seabios qemu-system-data)
@@ -74,7 +75,9 @@ FW_PACKAGES=(seabios qemu-system-data)
 # virtio net/blk let a user add a network or a disk without rebuilding.
 # btrfs (with crc32c, its default checksum, which it loads by name) is the
 # zoned file system for femu_mode=3 (tests/guest/femu-zbd-btrfs.t).
-MODULES=(nvme virtio_net virtio_blk qemu_fw_cfg btrfs crc32c_generic)
+# f2fs over a conventional + a zoned namespace, zonefs on a zoned one and
+# ext4 (tests/guest/femu-zoned-fs.t, the state-file restart test).
+MODULES=(nvme virtio_net virtio_blk qemu_fw_cfg btrfs crc32c_generic f2fs crc32_generic zonefs ext4)
 # Python stdlib parts that no test script needs (saves half of the stdlib).
 PY_EXCLUDE=(test idlelib tkinter turtledemo ensurepip lib2to3 pydoc_data
             config-3.13-$MULTIARCH __phello__ unittest/test)
@@ -91,7 +94,7 @@ need flock util-linux; need realpath coreutils
 if [ ${#MISSING[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         log "installing host tools: ${MISSING[*]}"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${MISSING[@]}" \
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${MISSING[@]}" \
             >/tmp/femu-guest-apt.log 2>&1 ||
             die "apt-get install ${MISSING[*]} failed (see /tmp/femu-guest-apt.log)"
     else
@@ -294,6 +297,13 @@ add_prog usr/sbin/blkzone
 add_prog usr/bin/grep
 add_prog usr/bin/timeout
 add_prog usr/sbin/mkfs.btrfs
+# f2fs across a conventional and a zoned namespace, zonefs, ext4
+add_prog usr/sbin/mkfs.f2fs
+add_prog usr/sbin/fsck.f2fs
+add_prog usr/sbin/mkzonefs
+add_prog usr/sbin/mke2fs
+add_prog usr/sbin/e2fsck
+ln -s mke2fs "$ROOT/usr/sbin/mkfs.ext4"; ln -s e2fsck "$ROOT/usr/sbin/fsck.ext4"
 for p in $EXTRA_PACKAGES; do
     while read -r f; do
         [ -f "$EX/$f" ] || [ -L "$EX/$f" ] || continue
