@@ -1100,9 +1100,10 @@ static int carry_section(void *opaque, uint32_t tag, const uint8_t *p,
     if (tag == SIM_SECTION) {
         return 0;
     }
-    if (tag == FTL_STATE_SEC_DEV && len <= sizeof(c->dev)) {
+    if (tag == FTL_STATE_SEC_DEV && len && len <= sizeof(c->dev)) {
+        /* each generation has one: the last one's is kept */
         memcpy(c->dev, p, len);
-        c->dev_len = len ? len : 1;
+        c->dev_len = len;
         return 0;
     }
     return ftl_state_write_section(c->out, tag, p, len, err, errlen);
