@@ -807,7 +807,7 @@ void test_state_save_qmp(void)
  * them: 16, then 1 and 1 trimmed, then none at the exit save), and a file
  * cut in the middle of its last generation (a save killed half way)
  * loads the generation before it with that one's data; the next save
- * replaces the torn tail.
+ * replaces the torn tail.  Saves that outgrow the data compact the file.
  */
 static void state_cmd8(Ctrl *c)
 {
@@ -924,6 +924,31 @@ void test_state_incr(void)
     c = ctrl_start(opts);
     g_assert(read_is(c, state_lba(c, 0), 0x40));
     g_assert(read_is(c, state_lba(c, 1), 0x41));
+    g_assert(read_is(c, state_lba(c, 3), 0x77));
+    /* compaction: saves that change nothing append a generation each
+     * (the FTL section); once those outgrow the data, a save writes a
+     * whole file again */
+    for (int i = 0; i < 12; i++) {
+        state_cmd8(c);
+    }
+    ctrl_stop(c);
+    {
+        g_autofree char *text = NULL;
+        const char *p;
+        int full = 0;
+
+        g_assert(g_file_get_contents(log, &text, NULL, NULL));
+        for (p = text; (p = strstr(p, ": full save,")); p++) {
+            full++;
+        }
+        g_assert(stat(path, &st) == 0);
+        g_test_message("12 saves without changes: %d whole-file saves, "
+                       "file %lld bytes", full, (long long)st.st_size);
+        g_assert_cmpint(full, >=, 2);
+        g_assert_cmpint(st.st_size, <, 3 * size1);
+    }
+    c = ctrl_start(opts);
+    g_assert(read_is(c, state_lba(c, 0), 0x40));
     g_assert(read_is(c, state_lba(c, 3), 0x77));
     ctrl_stop(c);
     extra_args = saved_args;
