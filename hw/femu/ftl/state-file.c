@@ -350,7 +350,8 @@ struct ftl *ftl_state_read_file(const struct ftl_config *cfg, FILE *f,
         info->end = (uint64_t)ftell(f);
         ngen++;
     }
-    if (fseek(f, 0, SEEK_END) == 0 && (pos = ftell(f)) >= 0) {
+    pos = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (pos >= 0) {
         size = (uint64_t)pos;
         info->torn = size > info->end ? size - info->end : 0;
     }
