@@ -4,14 +4,19 @@
 #   boot 1: empty SSD, RSS sampled, fio writes SIZE sequentially (1 MiB
 #           blocks, random data, NAND delays off), RSS sampled, power-off
 #           (QEMU saves: trace event femu_state_save gives chunks and ns)
-#   boot 2: the same state=: loaded (femu_state_load), RSS sampled, the
-#           guest reads C0h, power-off (saved again)
-# Usage: bench/state/run.sh [SIZE]   (default 1g)
+#   boot 2: the same state=: loaded (femu_state_load), RSS sampled, fio
+#           rewrites CHANGE of it (1 MiB blocks of new random data at
+#           offset 256 MiB), the guest reads C0h, power-off: an incremental
+#           save, a generation with the chunks changed since boot 1's save
+#   boot 3: loaded (two generations), C0h, power-off (nothing changed: a
+#           generation with the FTL section alone)
+# Usage: bench/state/run.sh [SIZE [CHANGE]]   (default 1g 64m)
 # Env:   FEMU_RUN_ARGS  extra scripts/femu-run options
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNNER=$ROOT/scripts/femu-run
 SIZE=${1:-1g}
+CHANGE=${2:-64m}
 T=$(mktemp -d /tmp/femu-state-bench.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 DEV=femu,serial=sb0,devsz_mb=12288,state=$T/ssd.femu
@@ -24,6 +29,10 @@ if [ "$PHASE" = 1 ]; then
     fio --eta=never --name=w --filename=/dev/${c}n1 --rw=write --bs=1m --size=$SIZE \
         --direct=1 --ioengine=libaio --iodepth=8 --output=/dev/null
     echo "rss-sample written"; sleep 4
+elif [ "$PHASE" = 2 ]; then
+    nvme admin-passthru /dev/$c --opcode=0xef --cdw10=4 >/dev/null
+    fio --eta=never --name=c --filename=/dev/${c}n1 --rw=write --bs=1m --offset=256m \
+        --size=$CHANGE --direct=1 --ioengine=libaio --iodepth=8 --output=/dev/null
 fi
 echo "c0 $(femu_c0 $c | awk '{ print $1, $2, $3, $4 }')"
 GEOF
@@ -32,7 +41,7 @@ rss_of() { awk '/^VmRSS/ {print $2}' /proc/"$(cat "$T/qemu.pid")"/status; }
 
 boot() { # boot PHASE
     : >"$T/out"
-    "$RUNNER" ${FEMU_RUN_ARGS:-} --timeout 900 --env PHASE=$1 --env SIZE=$SIZE \
+    "$RUNNER" ${FEMU_RUN_ARGS:-} --timeout 900 --env PHASE=$1 --env SIZE=$SIZE --env CHANGE=$CHANGE \
         -pidfile "$T/qemu.pid" -trace femu_state_save -trace femu_state_load \
         -D "$T/trace.$1" -device "$DEV" --script "$T/guest.sh" >"$T/out" 2>"$T/err" &
     local pid=$! seen=""
@@ -51,3 +60,4 @@ boot() { # boot PHASE
 }
 boot 1
 boot 2
+boot 3

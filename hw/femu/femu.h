@@ -263,6 +263,9 @@ typedef struct FemuStore {
      * saves the chunks whose bit is set, whatever the kernel says of
      * their residency (swapped-out pages read as not resident). */
     unsigned long *written;
+    /* one bit per chunk: written or discarded (in part) since the last
+     * save of the state file, which writes only those and clears them */
+    unsigned long *dirty;
 } FemuStore;
 
 #define FEMU_MAX_NAMESPACES     16
@@ -427,6 +430,14 @@ struct FemuCtrl {
     uint64_t compat[FEMU_COMPAT_SLOTS];
     bool prop_given[FEMU_MAX_PROP_ROWS];
     int state_lock_fd;      /* PATH.lock, locked while the device uses PATH */
+    /* the state file as the last load or save left it: its complete
+     * generations (0: the next save writes a whole new file), where the
+     * next generation goes, the bytes appended after the base, the size
+     * of an FTL section */
+    uint32_t state_gens;
+    uint64_t state_end;
+    uint64_t state_appended;
+    uint64_t state_ftl_bytes;
     /* a save the guest asked for (0xEF code 8), run by save_thread; the
      * admin queue waits while save_running (main loop only) */
     QemuThread save_thread;

@@ -3,23 +3,30 @@
  * runs.
  *
  * The file is the FTL's state-file format (hw/femu/ftl/state.c: header,
- * FTL section) followed by this device's sections:
+ * FTL section; hw/femu/ftl/state-file.c: generations) with this device's
+ * sections in each generation:
  *   DEV   the SMART counters (bytes and commands read and written);
  *   DATA  host data, only the 4 KiB chunks of the namespace that hold
  *         something other than zeroes: u32 chunk bytes (4096), u32
  *         count, then count x (u64 chunk index, 4096 bytes); at most
  *         FEMU_STATE_BATCH chunks a section, each with its own CRC;
- *   END   the file is complete.
+ *   TRIM  (appended generations) chunks emptied since the generation
+ *         before: u32 count, u32 0, count x (u64 first chunk, u64 chunks);
+ *   END   the generation is complete.
  * So the file and the host memory after loading grow with the data the
  * host wrote, not with the namespace.  Pages that femu-sim wrote into a
  * state hold no data: they read as zeroes (and still cost NAND time,
  * since the FTL maps them), like pages the host wrote zeroes to.
  *
- * Saving writes PATH.tmp, fsyncs it, renames it over PATH and fsyncs the
- * directory: a crash or kill at any point leaves the previous state or
- * the new one, never a mix.  The caller makes the device quiet first
- * (pollers stopped at exit; all poller locks and the FTL lock for a save
- * on demand).
+ * The first save (and one after too many generations) writes a whole
+ * file: PATH.tmp, fsynced, renamed over PATH, the directory fsynced.  A
+ * later save appends a generation with the chunks written or discarded
+ * since the save before (the store's dirty bitmap, cleared at each save)
+ * and fdatasyncs it; a crash in the middle leaves a torn tail that the
+ * loader ignores, so the file loads as the previous save or the new
+ * one, never a mix.  The caller makes the device quiet first (pollers
+ * stopped at exit; all poller locks and the FTL lock for a save on
+ * demand).
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -35,15 +42,13 @@
 #include "trace.h"
 
 #define FEMU_STATE_CHUNK    FEMU_STORE_CHUNK
-#define FEMU_STATE_BATCH    256     /* chunks per DATA section: 1 MiB */
-#define FEMU_STATE_REC      (8 + FEMU_STATE_CHUNK)
-#define FEMU_STATE_DATA_MAX (8 + FEMU_STATE_BATCH * FEMU_STATE_REC)
+#define FEMU_STATE_BATCH    FTL_STATE_DATA_BATCH    /* 1 MiB a section */
+#define FEMU_STATE_REC      FTL_STATE_DATA_REC
+#define FEMU_STATE_DATA_MAX FTL_STATE_SECTION_MAX
 #define FEMU_STATE_DEV_LEN  32
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return ldl_le_p(p);
-}
+/* a save writes a whole new file after this many generations, or when
+ * the appended ones outgrow the data they describe */
+#define FEMU_STATE_MAX_GENS 64
 
 static uint64_t rd64(const uint8_t *p)
 {
@@ -58,44 +63,60 @@ static const char *femu_state_devname(FemuCtrl *n)
     return DEVICE(n)->id ? DEVICE(n)->id : n->sn;
 }
 
-static bool femu_state_apply_data(FemuCtrl *n, const uint8_t *p,
-                                  uint64_t len, uint64_t *chunks,
-                                  char *err, size_t errlen)
+static uint64_t femu_state_nchunks(FemuCtrl *n)
 {
-    uint32_t csz, count;
+    return DIV_ROUND_UP(n->ns[0].store.size, FEMU_STATE_CHUNK);
+}
 
-    if (len < 8) {
-        snprintf(err, errlen, "corrupted state file (DATA section of %"
+/* ---- loading: the library reads the file, these take its sections ---- */
+
+struct femu_state_loader {
+    FemuCtrl *n;
+    uint64_t chunks;
+};
+
+static void femu_state_put_chunk(void *opaque, uint64_t c,
+                                 const uint8_t *bytes, uint64_t off)
+{
+    struct femu_state_loader *l = opaque;
+    FemuStore *st = &l->n->ns[0].store;
+    uint64_t o = c * FEMU_STATE_CHUNK;
+
+    memcpy(st->base + o, bytes, MIN(FEMU_STATE_CHUNK, st->size - o));
+    femu_store_mark(st, o, FEMU_STATE_CHUNK);
+    l->chunks++;
+}
+
+static void femu_state_trim_chunks(void *opaque, uint64_t first, uint64_t k)
+{
+    struct femu_state_loader *l = opaque;
+    FemuStore *st = &l->n->ns[0].store;
+    uint64_t o = first * FEMU_STATE_CHUNK;
+
+    femu_store_discard(st, o, MIN(k * FEMU_STATE_CHUNK, st->size - o));
+}
+
+static int femu_state_section(void *opaque, uint32_t tag, const uint8_t *p,
+                              uint64_t len, uint32_t gen, char *err,
+                              size_t errlen)
+{
+    FemuCtrl *n = ((struct femu_state_loader *)opaque)->n;
+
+    if (tag != FTL_STATE_SEC_DEV) {
+        /* another writer's section (femu-sim's): checked, not used */
+        return 0;
+    }
+    if (len != FEMU_STATE_DEV_LEN) {
+        snprintf(err, errlen, "corrupted state file (DEV section of %"
                  PRIu64 " bytes)", len);
-        return false;
+        return -1;
     }
-    csz = rd32(p);
-    count = rd32(p + 4);
-    if (csz != FEMU_STATE_CHUNK || count > FEMU_STATE_BATCH ||
-        len != 8 + (uint64_t)count * FEMU_STATE_REC) {
-        snprintf(err, errlen, "corrupted state file (DATA section: %" PRIu32
-                 " chunks of %" PRIu32 " bytes in %" PRIu64 " bytes)",
-                 count, csz, len);
-        return false;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *r = p + 8 + (uint64_t)i * FEMU_STATE_REC;
-        uint64_t idx = rd64(r);
-        uint64_t off;
-
-        if (idx >= DIV_ROUND_UP(n->ns[0].store.size, FEMU_STATE_CHUNK)) {
-            snprintf(err, errlen, "corrupted state file (data chunk %"
-                     PRIu64 " beyond the %" PRIu64 "-byte namespace)", idx,
-                     n->ns[0].store.size);
-            return false;
-        }
-        off = idx * FEMU_STATE_CHUNK;
-        memcpy(n->ns[0].store.base + off, r + 8,
-               MIN(FEMU_STATE_CHUNK, n->ns[0].store.size - off));
-        femu_store_mark(&n->ns[0].store, off, FEMU_STATE_CHUNK);
-    }
-    *chunks += count;
-    return true;
+    /* each generation has them: the last one's stay */
+    n->bytes_read = rd64(p);
+    n->bytes_written = rd64(p + 8);
+    n->host_read_cmds = rd64(p + 16);
+    n->host_write_cmds = rd64(p + 24);
+    return 0;
 }
 
 /*
@@ -133,14 +154,20 @@ static bool femu_state_check_writable(FemuCtrl *n, Error **errp)
 bool femu_state_load(FemuCtrl *n, Error **errp)
 {
     char err[512] = "";
-    struct ftl *ftl = NULL;
-    uint8_t *buf = NULL;
-    uint64_t chunks = 0, len;
-    uint32_t tag;
+    struct femu_state_loader l = { .n = n };
+    struct ftl_state_sink sink = {
+        .opaque = &l,
+        .nchunks = femu_state_nchunks(n),
+        .data = femu_state_put_chunk,
+        .trim = femu_state_trim_chunks,
+        .section = femu_state_section,
+    };
+    struct ftl_state_info info;
+    struct ftl *ftl;
     int64_t t0 = get_clock();
     FILE *f;
-    int rc;
 
+    n->state_gens = 0;
     f = fopen(n->params.state_path, "rb");
     if (!f) {
         if (errno != ENOENT) {
@@ -151,177 +178,214 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
         /* no file yet: a fresh SSD, saved there when QEMU quits */
         return femu_state_check_writable(n, errp);
     }
-    ftl = ftl_state_load(&n->cfg, f, get_clock(), err, sizeof(err));
-    if (!ftl) {
-        goto fail;
-    }
-    buf = g_malloc(FEMU_STATE_DATA_MAX);
-    for (;;) {
-        rc = ftl_state_next_section(f, &tag, &len, err, sizeof(err));
-        if (rc <= 0) {
-            goto fail;
-        }
-        if (tag == FTL_STATE_SEC_END) {
-            if (ftl_state_skip_payload(f, tag, len, err, sizeof(err))) {
-                goto fail;
-            }
-            break;
-        }
-        if (tag == FTL_STATE_SEC_DATA || tag == FTL_STATE_SEC_DEV) {
-            uint64_t max = tag == FTL_STATE_SEC_DATA ? FEMU_STATE_DATA_MAX
-                                                    : FEMU_STATE_DEV_LEN;
-            if (len > max || (tag == FTL_STATE_SEC_DEV && len != max)) {
-                snprintf(err, sizeof(err), "corrupted state file (%s "
-                         "section of %" PRIu64 " bytes)",
-                         tag == FTL_STATE_SEC_DATA ? "DATA" : "DEV", len);
-                goto fail;
-            }
-            if (ftl_state_read_payload(f, tag, len, buf, err, sizeof(err))) {
-                goto fail;
-            }
-            if (tag == FTL_STATE_SEC_DEV) {
-                n->bytes_read = rd64(buf);
-                n->bytes_written = rd64(buf + 8);
-                n->host_read_cmds = rd64(buf + 16);
-                n->host_write_cmds = rd64(buf + 24);
-            } else if (!femu_state_apply_data(n, buf, len, &chunks, err,
-                                              sizeof(err))) {
-                goto fail;
-            }
-        } else if (ftl_state_skip_payload(f, tag, len, err, sizeof(err))) {
-            /* another writer's section (femu-sim's): checked, not used */
-            goto fail;
-        }
-    }
+    ftl = ftl_state_read_file(&n->cfg, f, get_clock(), &sink, &info, err,
+                              sizeof(err));
     fclose(f);
-    g_free(buf);
+    if (!ftl) {
+        /* the store may hold part of the file's data: the device is not
+         * created, so it is freed with it */
+        error_setg(errp, "state=%s: %s", n->params.state_path, err);
+        return false;
+    }
     /* the run-time controls (0xEF codes 1-4) start at their defaults in
      * every QEMU run, with or without a state file */
     ftl_set_gc_delay(ftl, true);
     ftl_set_delay_mode(ftl, FTL_DELAY_CONFIGURED);
     ftl_free(n->ftl);
     n->ftl = ftl;
-    trace_femu_state_load(n->params.state_path, chunks, get_clock() - t0);
+    /* the file holds all of it: the next save appends what changes, to
+     * a file of this format (an older one is rewritten whole) */
+    bitmap_zero(n->ns[0].store.dirty, femu_state_nchunks(n));
+    if (info.version == FTL_STATE_VERSION) {
+        n->state_gens = info.gens;
+        n->state_end = info.end;
+        n->state_appended = info.end - info.base_end;
+        n->state_ftl_bytes = info.ftl_bytes;
+    }
+    trace_femu_state_load(n->params.state_path, info.gens, l.chunks,
+                          info.torn, get_clock() - t0);
     return true;
-
-fail:
-    fclose(f);
-    g_free(buf);
-    ftl_free(ftl);
-    /* the store may hold part of the file's data: the device is not
-     * created, so it is freed with it */
-    error_setg(errp, "state=%s: %s", n->params.state_path, err);
-    return false;
 }
 
-/* One DATA section: the count records gathered in buf. */
-static int femu_state_put_data(FILE *f, uint8_t *buf, uint32_t *count,
-                               uint64_t *chunks, char *err, size_t errlen)
+/* ---- saving ---- */
+
+/* Sections of records gathered in buf: DATA or TRIM, count so far. */
+struct femu_state_out {
+    FILE *f;
+    uint8_t *buf;
+    uint32_t count;     /* DATA records in buf */
+    uint32_t ntrim;     /* TRIM ranges in tbuf */
+    uint8_t *tbuf;
+    uint64_t chunks;    /* DATA records written */
+    uint64_t trimmed;   /* chunks in TRIM ranges written */
+    uint64_t tfirst, tn;    /* the TRIM range being extended */
+};
+
+static int femu_state_put_data(struct femu_state_out *o, char *err,
+                               size_t errlen)
 {
-    stl_le_p(buf + 4, *count);
-    if (ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
-                                8 + (uint64_t)*count * FEMU_STATE_REC,
+    if (!o->count) {
+        return 0;
+    }
+    stl_le_p(o->buf, FEMU_STATE_CHUNK);
+    stl_le_p(o->buf + 4, o->count);
+    if (ftl_state_write_section(o->f, FTL_STATE_SEC_DATA, o->buf,
+                                8 + (uint64_t)o->count * FEMU_STATE_REC,
                                 err, errlen)) {
         return -1;
     }
-    *chunks += *count;
-    *count = 0;
+    o->chunks += o->count;
+    o->count = 0;
+    return 0;
+}
+
+static int femu_state_put_trim(struct femu_state_out *o, bool flush,
+                               char *err, size_t errlen)
+{
+    if (o->tn) {
+        uint8_t *r = o->tbuf + 8 + 16 * (uint64_t)o->ntrim++;
+
+        stq_le_p(r, o->tfirst);
+        stq_le_p(r + 8, o->tn);
+        o->trimmed += o->tn;
+        o->tn = 0;
+    }
+    if (!o->ntrim || (!flush && o->ntrim < FTL_STATE_TRIM_BATCH)) {
+        return 0;
+    }
+    stl_le_p(o->tbuf, o->ntrim);
+    stl_le_p(o->tbuf + 4, 0);
+    if (ftl_state_write_section(o->f, FTL_STATE_SEC_TRIM, o->tbuf,
+                                8 + 16 * (uint64_t)o->ntrim, err, errlen)) {
+        return -1;
+    }
+    o->ntrim = 0;
     return 0;
 }
 
 /*
- * DATA sections: the chunks the store's record says were written and
- * not discarded since, less those that hold zeroes.  The record, not
- * mincore(): the kernel reports pages it swapped out (swap files, zram,
- * zswap) as not resident, and they hold data all the same.
+ * DATA sections for the chunks of bitmap `which` (the store's record of
+ * written chunks for a whole file, the dirty ones for a generation), less
+ * those that hold zeroes; with trim, a TRIM record for each chunk of it
+ * that has no data (deallocated, or written with zeroes).  The record,
+ * not mincore(): the kernel reports pages it swapped out (swap files,
+ * zram, zswap) as not resident, and they hold data all the same.
  */
-static int femu_state_save_data(FemuCtrl *n, FILE *f, uint64_t *chunks,
+static int femu_state_save_data(FemuCtrl *n, struct femu_state_out *o,
+                                const unsigned long *which, bool trim,
                                 char *err, size_t errlen)
 {
-    uint64_t size = n->ns[0].store.size;
-    uint64_t nchunks = DIV_ROUND_UP(size, FEMU_STATE_CHUNK);
-    g_autofree uint8_t *buf = g_malloc(FEMU_STATE_DATA_MAX);
-    uint32_t count = 0;
+    FemuStore *st = &n->ns[0].store;
+    uint64_t nchunks = femu_state_nchunks(n);
 
-    stl_le_p(buf, FEMU_STATE_CHUNK);
-    for (uint64_t c = find_first_bit(n->ns[0].store.written, nchunks); c < nchunks;
-         c = find_next_bit(n->ns[0].store.written, nchunks, c + 1)) {
+    for (uint64_t c = find_first_bit(which, nchunks); c < nchunks;
+         c = find_next_bit(which, nchunks, c + 1)) {
         uint64_t off = c * FEMU_STATE_CHUNK;
-        uint64_t clen = MIN(FEMU_STATE_CHUNK, size - off);
+        uint64_t clen = MIN(FEMU_STATE_CHUNK, st->size - off);
         uint8_t *r;
 
-        if (buffer_is_zero(n->ns[0].store.base + off, clen)) {
+        if (!test_bit(c, st->written) ||
+            buffer_is_zero(st->base + off, clen)) {
+            if (!trim) {
+                continue;
+            }
+            if (o->tn && o->tfirst + o->tn == c) {
+                o->tn++;
+                continue;
+            }
+            if (femu_state_put_trim(o, false, err, errlen)) {
+                return -1;
+            }
+            o->tfirst = c;
+            o->tn = 1;
             continue;
         }
-        r = buf + 8 + (uint64_t)count * FEMU_STATE_REC;
+        r = o->buf + 8 + (uint64_t)o->count * FEMU_STATE_REC;
         stq_le_p(r, c);
         memset(r + 8, 0, FEMU_STATE_CHUNK);
-        memcpy(r + 8, n->ns[0].store.base + off, clen);
-        if (++count == FEMU_STATE_BATCH &&
-            femu_state_put_data(f, buf, &count, chunks, err, errlen)) {
+        memcpy(r + 8, st->base + off, clen);
+        if (++o->count == FEMU_STATE_BATCH &&
+            femu_state_put_data(o, err, errlen)) {
             return -1;
         }
     }
-    return count ? femu_state_put_data(f, buf, &count, chunks, err, errlen)
-                 : 0;
+    if (femu_state_put_data(o, err, errlen)) {
+        return -1;
+    }
+    return trim ? femu_state_put_trim(o, true, err, errlen) : 0;
 }
 
-bool femu_state_save(FemuCtrl *n, Error **errp)
+/* One generation into f: the FTL, DEV, the data, END. */
+static int femu_state_write_gen(FemuCtrl *n, FILE *f, uint32_t seq,
+                                struct femu_state_out *o,
+                                struct ftl_state_gen *g, char *err,
+                                size_t errlen)
 {
-    g_autofree char *tmp = NULL;
-    g_autofree char *dir = g_path_get_dirname(n->params.state_path);
-    char err[512] = "";
     uint8_t dev[FEMU_STATE_DEV_LEN];
-    uint64_t chunks = 0;
-    int64_t t0 = get_clock();
-    FILE *f;
-    int fd, rc;
+    long pos;
+    int rc;
 
-    if (!n->ftl) {
-        error_setg(errp, "state=%s: no FTL to save", n->params.state_path);
-        return false;
-    }
-    fd = femu_state_create(n, ".tmp", O_WRONLY | O_TRUNC, &tmp, errp);
-    if (fd < 0) {
-        return false;
-    }
-    f = fdopen(fd, "wb");
-    if (!f) {
-        error_setg_errno(errp, errno, "state=%s: fdopen", n->params.state_path);
-        close(fd);
-        unlink(tmp);
-        return false;
-    }
     stq_le_p(dev, qatomic_read(&n->bytes_read));
     stq_le_p(dev + 8, qatomic_read(&n->bytes_written));
     stq_le_p(dev + 16, qatomic_read(&n->host_read_cmds));
     stq_le_p(dev + 24, qatomic_read(&n->host_write_cmds));
-    rc = ftl_state_write_header(f, err, sizeof(err));
-    rc = rc ? rc : ftl_state_save(n->ftl, get_clock(), f, err, sizeof(err));
+    o->f = f;
+    rc = ftl_state_gen_begin(g, f, seq, err, errlen);
+    rc = rc ? rc : ftl_state_save(n->ftl, get_clock(), f, err, errlen);
+    pos = ftell(f);
+    if (!rc && pos >= 0) {
+        n->state_ftl_bytes = (uint64_t)pos - g->start;
+    }
     rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_DEV, dev,
-                                           sizeof(dev), err, sizeof(err));
-    rc = rc ? rc : femu_state_save_data(n, f, &chunks, err, sizeof(err));
-    rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_END, NULL, 0,
-                                           err, sizeof(err));
-    if (!rc && (fflush(f) || qemu_fdatasync(fd))) {
-        snprintf(err, sizeof(err), "cannot write %s: %s", tmp,
+                                           sizeof(dev), err, errlen);
+    rc = rc ? rc : femu_state_save_data(n, o, seq ? n->ns[0].store.dirty
+                                                  : n->ns[0].store.written,
+                                        seq != 0, err, errlen);
+    rc = rc ? rc : ftl_state_gen_end(g, err, errlen);
+    if (!rc && (fflush(f) || qemu_fdatasync(fileno(f)))) {
+        snprintf(err, errlen, "cannot write %s: %s", n->params.state_path,
                  strerror(errno));
         rc = -1;
     }
+    return rc;
+}
+
+/*
+ * A whole new file: PATH.tmp, fsynced, renamed over PATH, the directory
+ * fsynced.  A crash at any point leaves the previous file or this one.
+ */
+static int femu_state_save_full(FemuCtrl *n, struct femu_state_out *o,
+                                struct ftl_state_gen *g, char *err,
+                                size_t errlen, Error **errp)
+{
+    g_autofree char *tmp = NULL;
+    g_autofree char *dir = g_path_get_dirname(n->params.state_path);
+    FILE *f;
+    int fd, rc;
+
+    fd = femu_state_create(n, ".tmp", O_WRONLY | O_TRUNC, &tmp, errp);
+    if (fd < 0) {
+        return -2;
+    }
+    f = fdopen(fd, "wb");
+    if (!f) {
+        snprintf(err, errlen, "fdopen: %s", strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    rc = femu_state_write_gen(n, f, 0, o, g, err, errlen);
     if (fclose(f) && !rc) {
-        snprintf(err, sizeof(err), "cannot write %s: %s", tmp,
-                 strerror(errno));
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
         rc = -1;
     }
     if (!rc && rename(tmp, n->params.state_path)) {
-        snprintf(err, sizeof(err), "cannot rename %s: %s", tmp,
-                 strerror(errno));
+        snprintf(err, errlen, "cannot rename %s: %s", tmp, strerror(errno));
         rc = -1;
     }
     if (rc) {
         unlink(tmp);
-        error_setg(errp, "state=%s: %s", n->params.state_path, err);
-        return false;
+        return -1;
     }
     /* the rename itself reaches the disk with the directory */
     fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -329,7 +393,97 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
         qemu_fdatasync(fd);
         close(fd);
     }
-    trace_femu_state_save(n->params.state_path, chunks, get_clock() - t0);
+    n->state_gens = 1;
+    n->state_end = g->start + g->bytes;
+    n->state_appended = 0;
+    return 0;
+}
+
+/*
+ * A generation appended to PATH where the last complete one ends (the
+ * tail of a save cut short goes first), fdatasync'ed.  A crash before
+ * that leaves a torn tail, which the loader ignores: the previous
+ * generations load.
+ */
+static int femu_state_save_append(FemuCtrl *n, struct femu_state_out *o,
+                                  struct ftl_state_gen *g, char *err,
+                                  size_t errlen)
+{
+    FILE *f;
+    int fd, rc;
+
+    fd = open(n->params.state_path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, n->state_end) ||
+        lseek(fd, n->state_end, SEEK_SET) != (off_t)n->state_end) {
+        snprintf(err, errlen, "cannot append to %s: %s",
+                 n->params.state_path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    /* fdopen "w" does not truncate: the fd stays at state_end */
+    f = fdopen(fd, "wb");
+    if (!f) {
+        snprintf(err, errlen, "fdopen: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    rc = femu_state_write_gen(n, f, n->state_gens, o, g, err, errlen);
+    if (fclose(f) && !rc) {
+        snprintf(err, errlen, "cannot write %s: %s", n->params.state_path,
+                 strerror(errno));
+        rc = -1;
+    }
+    if (rc) {
+        /* what it wrote is a torn tail: gone at the next save, ignored by
+         * a load before */
+        return -1;
+    }
+    n->state_gens++;
+    n->state_end += g->bytes;
+    n->state_appended += g->bytes;
+    return 0;
+}
+
+bool femu_state_save(FemuCtrl *n, Error **errp)
+{
+    char err[512] = "";
+    g_autofree uint8_t *buf = g_malloc(FEMU_STATE_DATA_MAX);
+    g_autofree uint8_t *tbuf = g_malloc(8 + 16 * FTL_STATE_TRIM_BATCH);
+    struct femu_state_out o = { .buf = buf, .tbuf = tbuf };
+    struct ftl_state_gen g = { 0 };
+    uint64_t nchunks = femu_state_nchunks(n);
+    uint64_t live;
+    int64_t t0 = get_clock();
+    bool full;
+    int rc;
+
+    if (!n->ftl) {
+        error_setg(errp, "state=%s: no FTL to save", n->params.state_path);
+        return false;
+    }
+    /* a whole file when there is none of this format yet, or when the
+     * appended generations outgrow what they describe */
+    live = bitmap_count_one(n->ns[0].store.written, nchunks) *
+           (uint64_t)FEMU_STATE_REC + n->state_ftl_bytes;
+    full = !n->state_gens || n->state_gens >= FEMU_STATE_MAX_GENS ||
+           n->state_appended > live;
+    rc = full ? femu_state_save_full(n, &o, &g, err, sizeof(err), errp)
+              : femu_state_save_append(n, &o, &g, err, sizeof(err));
+    if (rc == -2) {
+        return false;
+    }
+    if (rc) {
+        error_setg(errp, "state=%s: %s", n->params.state_path, err);
+        return false;
+    }
+    /* the device is quiet (all its locks held, or its pollers stopped):
+     * nothing changed since the snapshot */
+    bitmap_zero(n->ns[0].store.dirty, nchunks);
+    trace_femu_state_save(n->params.state_path, full ? "full" : "append",
+                          (uint32_t)g.seq, o.chunks, o.trimmed, g.bytes,
+                          get_clock() - t0);
     return true;
 }
 

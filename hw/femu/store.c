@@ -41,6 +41,7 @@ int femu_store_init(FemuStore *s, uint64_t bytes, Error **errp)
     s->base = p;
     s->size = bytes;
     s->written = bitmap_new(DIV_ROUND_UP(bytes, FEMU_STORE_CHUNK));
+    s->dirty = bitmap_new(DIV_ROUND_UP(bytes, FEMU_STORE_CHUNK));
     return 0;
 }
 
@@ -49,7 +50,9 @@ void femu_store_fini(FemuStore *s)
     if (s->base) {
         munmap(s->base, s->size);
         g_free(s->written);
+        g_free(s->dirty);
         s->written = NULL;
+        s->dirty = NULL;
         s->base = NULL;
         s->size = 0;
     }
@@ -66,6 +69,7 @@ void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len)
     for (uint64_t c = off / FEMU_STORE_CHUNK;
          c * FEMU_STORE_CHUNK < end; c++) {
         set_bit_atomic(c, s->written);
+        set_bit_atomic(c, s->dirty);
     }
 }
 
@@ -89,6 +93,11 @@ void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len)
                               : (off + len) / FEMU_STORE_CHUNK;
     for (uint64_t c = c0; c < c1; c++) {
         clear_bit_atomic(c, s->written);
+    }
+    /* every chunk it touches changes, a partial one too */
+    for (uint64_t c = off / FEMU_STORE_CHUNK;
+         c < DIV_ROUND_UP(off + len, FEMU_STORE_CHUNK); c++) {
+        set_bit_atomic(c, s->dirty);
     }
     start = ROUND_UP(off, psz);
     end = ROUND_DOWN(off + len, psz);

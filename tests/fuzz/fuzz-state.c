@@ -13,9 +13,14 @@
  *   bit 4    set one clock of the FTL section (a LUN's or a channel's
  *            busy-until time, an FDP event's time: 1 byte chooses which)
  *            to the saved clock plus a signed 8-byte offset from the
- *            input, and recompute the CRC.
- * The rest is a list of edits (4-byte offset, 1-byte value).  A file that
- * loads must pass ftl_check_invariants() and keep doing so through a
+ *            input, and recompute the CRC;
+ *   bit 5    the base has generations (format 3): the base with DATA
+ *            records and a DEV section, then two appended generations
+ *            with DATA and TRIM records (the edits, the cut and the CRC
+ *            fix-up above still apply to the base's FTL section).
+ * The rest is a list of edits (4-byte offset, 1-byte value).  The file is
+ * read with ftl_state_read_file() (every generation, DATA and TRIM
+ * records to a sink that checks their ranges).  A file that loads must pass ftl_check_invariants() and keep doing so through a
  * workload whose commands complete within FTL_STATE_MAX_BUSY_NS (and a
  * second of their own work) of their arrival; a refused one must say why
  * in one line.  Anything else, or a sanitizer report, is a crash.
@@ -89,16 +94,59 @@ static void workload(struct ftl *f, const struct ftl_config *c, int n,
     }
 }
 
-static uint8_t *base_file(int which, size_t *n)
+/* chunks of the fuzzed namespaces' data (the sink's bound) */
+#define FUZZ_CHUNKS 512
+
+/* DATA records for chunks first, first + step, ... (n of them) */
+static int put_data(FILE *fp, uint64_t first, uint64_t step, uint32_t n,
+                    char *err, size_t errlen)
 {
-    static uint8_t *cache[4];
-    static size_t len[4];
+    size_t len = 8 + (size_t)n * FTL_STATE_DATA_REC;
+    uint8_t *b = calloc(1, len);
+    int rc;
+
+    b[1] = FTL_STATE_CHUNK >> 8;
+    b[4] = (uint8_t)n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *r = b + 8 + (size_t)i * FTL_STATE_DATA_REC;
+        uint64_t c = first + step * i;
+        for (int k = 0; k < 8; k++) {
+            r[k] = (uint8_t)(c >> (8 * k));
+        }
+        memset(r + 8, (int)(c + 1), FTL_STATE_CHUNK);
+    }
+    rc = ftl_state_write_section(fp, FTL_STATE_SEC_DATA, b, len, err, errlen);
+    free(b);
+    return rc;
+}
+
+static int put_trim(FILE *fp, uint64_t first, uint64_t n, char *err,
+                    size_t errlen)
+{
+    uint8_t b[24] = { 1 };
+
+    for (int k = 0; k < 8; k++) {
+        b[8 + k] = (uint8_t)(first >> (8 * k));
+        b[16 + k] = (uint8_t)(n >> (8 * k));
+    }
+    return ftl_state_write_section(fp, FTL_STATE_SEC_TRIM, b, sizeof(b), err,
+                                   errlen);
+}
+
+static uint8_t *base_file(int which, int gens, size_t *n)
+{
+    static uint8_t *cache[8];
+    static size_t len[8];
+    int k = which + 4 * gens;
     struct ftl_config c;
+    struct ftl_state_gen g;
     char err[256];
     struct ftl *f;
     FILE *fp;
 
-    if (!cache[which]) {
+    if (!cache[k]) {
+        uint8_t dev[32] = { 7 };
+
         base_cfg(which, &c);
         f = ftl_new(&c, err, sizeof(err));
         if (!f) {
@@ -106,23 +154,46 @@ static uint8_t *base_file(int which, size_t *n)
         }
         workload(f, &c, 3000, 42);
         fp = tmpfile();
-        if (!fp || ftl_state_write_header(fp, err, sizeof(err)) ||
-            ftl_state_save(f, BASE_NOW, fp, err, sizeof(err)) ||
-            ftl_state_write_section(fp, FTL_STATE_SEC_END, NULL, 0, err,
-                                    sizeof(err))) {
+        if (!fp) {
             abort();
         }
-        len[which] = (size_t)ftell(fp);
-        cache[which] = malloc(len[which]);
+        if (!gens) {
+            if (ftl_state_write_header(fp, err, sizeof(err)) ||
+                ftl_state_save(f, BASE_NOW, fp, err, sizeof(err)) ||
+                ftl_state_write_section(fp, FTL_STATE_SEC_END, NULL, 0, err,
+                                        sizeof(err))) {
+                abort();
+            }
+        } else if (ftl_state_gen_begin(&g, fp, 0, err, sizeof(err)) ||
+                   ftl_state_save(f, BASE_NOW, fp, err, sizeof(err)) ||
+                   ftl_state_write_section(fp, FTL_STATE_SEC_DEV, dev,
+                                           sizeof(dev), err, sizeof(err)) ||
+                   put_data(fp, 0, 3, 4, err, sizeof(err)) ||
+                   ftl_state_gen_end(&g, err, sizeof(err))) {
+            abort();
+        } else {
+            for (uint64_t seq = 1; seq <= 2; seq++) {
+                workload(f, &c, 300, 42 + seq);
+                if (ftl_state_gen_begin(&g, fp, seq, err, sizeof(err)) ||
+                    ftl_state_save(f, BASE_NOW, fp, err, sizeof(err)) ||
+                    put_data(fp, seq, 5, 2, err, sizeof(err)) ||
+                    put_trim(fp, 3 * seq, seq, err, sizeof(err)) ||
+                    ftl_state_gen_end(&g, err, sizeof(err))) {
+                    abort();
+                }
+            }
+        }
+        len[k] = (size_t)ftell(fp);
+        cache[k] = malloc(len[k]);
         rewind(fp);
-        if (fread(cache[which], 1, len[which], fp) != len[which]) {
+        if (fread(cache[k], 1, len[k], fp) != len[k]) {
             abort();
         }
         fclose(fp);
         ftl_free(f);
     }
-    *n = len[which];
-    return cache[which];
+    *n = len[k];
+    return cache[k];
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -162,6 +233,44 @@ static size_t clock_off(const uint8_t *b, size_t n, unsigned k)
     return lun + 8 * (nluns + nchs) + 8 + 25 * (k - nluns - nchs) + 17;
 }
 
+/* The sink: records must name chunks of the namespace; their bytes are
+ * read (a sanitizer sees a record that is not all there). */
+static unsigned sink_sum;
+
+static void sink_data(void *opaque, uint64_t chunk, const uint8_t *b,
+                      uint64_t off)
+{
+    if (chunk >= FUZZ_CHUNKS) {
+        fprintf(stderr, "DATA record for chunk %llu passed\n",
+                (unsigned long long)chunk);
+        abort();
+    }
+    for (unsigned i = 0; i < FTL_STATE_CHUNK; i += 512) {
+        sink_sum += b[i];
+    }
+}
+
+static void sink_trim(void *opaque, uint64_t first, uint64_t n)
+{
+    if (!n || first >= FUZZ_CHUNKS || n > FUZZ_CHUNKS - first) {
+        fprintf(stderr, "TRIM of %llu at %llu passed\n",
+                (unsigned long long)n, (unsigned long long)first);
+        abort();
+    }
+}
+
+static int sink_section(void *opaque, uint32_t tag, const uint8_t *p,
+                        uint64_t len, uint32_t gen, char *err, size_t errlen)
+{
+    if (len > FTL_STATE_SECTION_MAX) {
+        abort();
+    }
+    if (len) {
+        sink_sum += p[len - 1];
+    }
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -184,7 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buf = malloc(n ? n : 1);
         memcpy(buf, data + 1, n);
     } else {
-        const uint8_t *b = base_file(which, &n);
+        const uint8_t *b = base_file(which, (data[0] >> 5) & 1, &n);
         size_t i = 1;
 
         buf = malloc(n);
@@ -224,7 +333,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n == 0) {
         fgetc(fp); /* fmemopen needs a size: read past the one byte */
     }
-    f = ftl_state_load(&c, fp, 5000000, err, sizeof(err));
+    {
+        struct ftl_state_sink sink = {
+            .nchunks = FUZZ_CHUNKS, .data = sink_data, .trim = sink_trim,
+            .section = sink_section,
+        };
+        struct ftl_state_info info;
+
+        f = ftl_state_read_file(&c, fp, 5000000, &sink, &info, err,
+                                sizeof(err));
+        if (f && (info.gens < 1 || info.end < info.base_end)) {
+            abort();
+        }
+    }
     if (f) {
         char why[256];
         if (ftl_check_invariants(f, why, sizeof(why)) != 0) {

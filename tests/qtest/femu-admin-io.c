@@ -800,3 +800,163 @@ void test_state_save_qmp(void)
         rmdir(dir);
     }
 }
+
+/*
+ * Incremental saves: a save after a first one writes only the chunks
+ * written or deallocated since (the trace event femu_state_save counts
+ * them: 16, then 1 and 1 trimmed, then none at the exit save), and a file
+ * cut in the middle of its last generation (a save killed half way)
+ * loads the generation before it with that one's data; the next save
+ * replaces the torn tail.  Saves that outgrow the data compact the file.
+ */
+static void state_cmd8(Ctrl *c)
+{
+    NvmeCmd cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(8);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+}
+
+/* the pages it uses: in the middle of the namespace, away from the
+ * health check's writes (ctrl_stop) at its start */
+static uint64_t state_lba(Ctrl *c, uint64_t page)
+{
+    return (c->ns_blocks / 2 & ~7ull) + page * (PAGE >> c->lba_shift);
+}
+
+static void state_write_page(Ctrl *c, uint64_t page, uint8_t v)
+{
+    qtest_memset(c->qts, c->buf, v, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, state_lba(c, page),
+                       PAGE >> c->lba_shift, c->buf, 0), ==, NVME_SUCCESS);
+}
+
+/* the chunk counts of the femu_state_save lines of the trace log */
+static int state_save_counts(const char *log, uint64_t *chunks,
+                             uint64_t *trimmed, int max)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    int k = 0;
+
+    g_assert(g_file_get_contents(log, &text, NULL, NULL));
+    lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i] && k < max; i++) {
+        const char *p = strstr(lines[i], "femu_state_save ");
+        const char *q;
+
+        if (!p || !(q = strstr(p, " data chunks"))) {
+            continue;
+        }
+        while (q > p && g_ascii_isdigit(q[-1])) {
+            q--;
+        }
+        chunks[k] = g_ascii_strtoull(q, NULL, 10);
+        q = strstr(q, "chunks, ");
+        trimmed[k] = q ? g_ascii_strtoull(q + 8, NULL, 10) : 0;
+        k++;
+    }
+    return k;
+}
+
+void test_state_incr(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("femu-state-incr-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/s.femu", dir);
+    g_autofree char *log = g_strdup_printf("%s/trace.log", dir);
+    g_autofree char *args = g_strdup_printf("-trace femu_state_save -D %s",
+                                            log);
+    g_autofree char *opts = g_strdup_printf(
+        "nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,"
+        "state=%s", path);
+    const char *saved_args = extra_args;
+    uint64_t chunks[8], trimmed[8];
+    struct stat st;
+    off_t size1, size2;
+    Ctrl *c;
+
+    extra_args = args;
+    c = ctrl_start(opts);
+    for (int i = 0; i < 16; i++) {
+        state_write_page(c, i, 0x40 + i);
+    }
+    state_cmd8(c);                      /* the first save: all 16 */
+    g_assert(stat(path, &st) == 0);
+    size1 = st.st_size;
+    state_write_page(c, 0, 0x61);       /* one chunk rewritten ... */
+    {                                   /* ... and one deallocated */
+        NvmeDsmRange r = { .nlb = cpu_to_le32(PAGE >> c->lba_shift),
+                           .slba = cpu_to_le64(state_lba(c, 1)) };
+        NvmeCmd cmd;
+
+        qtest_memwrite(c->qts, c->buf + 4 * PAGE, &r, sizeof(r));
+        cmd = mk(NVME_CMD_DSM, 1, c->buf + 4 * PAGE, 0);
+        cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    state_cmd8(c);                      /* the second: only those */
+    g_assert(stat(path, &st) == 0);
+    size2 = st.st_size;
+    ctrl_stop(c);                       /* the exit save: nothing new */
+
+    g_assert_cmpint(state_save_counts(log, chunks, trimmed, 8), ==, 3);
+    g_test_message("saves: %" PRIu64 ", %" PRIu64 " (+%" PRIu64
+                   " trimmed), %" PRIu64 " chunks; file %lld then %lld bytes",
+                   chunks[0], chunks[1], trimmed[1], chunks[2],
+                   (long long)size1, (long long)size2);
+    g_assert_cmpuint(chunks[0], ==, 16);
+    g_assert_cmpuint(chunks[1], ==, 1);
+    g_assert_cmpuint(trimmed[1], ==, 1);
+    /* the exit save: the health check's write (ctrl_stop), 8 KiB */
+    g_assert_cmpuint(chunks[2], <=, 3);
+    g_assert_cmpint(size2, >, size1);
+
+    /* killed in the middle of the second save: the first one loads */
+    g_assert(truncate(path, size1 + (size2 - size1) / 2) == 0);
+    c = ctrl_start(opts);
+    g_assert(read_is(c, state_lba(c, 0), 0x40));
+    g_assert(read_is(c, state_lba(c, 1), 0x41));
+    g_assert(read_is(c, state_lba(c, 15), 0x4f));
+    /* the next save goes where the first one ended */
+    state_write_page(c, 3, 0x77);
+    state_cmd8(c);
+    ctrl_stop(c);
+    c = ctrl_start(opts);
+    g_assert(read_is(c, state_lba(c, 0), 0x40));
+    g_assert(read_is(c, state_lba(c, 1), 0x41));
+    g_assert(read_is(c, state_lba(c, 3), 0x77));
+    /* compaction: saves that change nothing append a generation each
+     * (the FTL section); once those outgrow the data, a save writes a
+     * whole file again */
+    for (int i = 0; i < 12; i++) {
+        state_cmd8(c);
+    }
+    ctrl_stop(c);
+    {
+        g_autofree char *text = NULL;
+        const char *p;
+        int full = 0;
+
+        g_assert(g_file_get_contents(log, &text, NULL, NULL));
+        for (p = text; (p = strstr(p, ": full save,")); p++) {
+            full++;
+        }
+        g_assert(stat(path, &st) == 0);
+        g_test_message("12 saves without changes: %d whole-file saves, "
+                       "file %lld bytes", full, (long long)st.st_size);
+        g_assert_cmpint(full, >=, 2);
+        g_assert_cmpint(st.st_size, <, 3 * size1);
+    }
+    c = ctrl_start(opts);
+    g_assert(read_is(c, state_lba(c, 0), 0x40));
+    g_assert(read_is(c, state_lba(c, 3), 0x77));
+    ctrl_stop(c);
+    extra_args = saved_args;
+    {
+        g_autofree char *lock = g_strdup_printf("%s.lock", path);
+        unlink(path);
+        unlink(lock);
+        unlink(log);
+        rmdir(dir);
+    }
+}

@@ -128,6 +128,7 @@ void test_dsm_gc(void);
 void test_dsm_busy(void);
 void test_state_data(void);
 void test_state_save_qmp(void);
+void test_state_incr(void);
 /* femu-queues.c */
 void test_queues(void);
 void test_doorbells(void);

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/dsm-busy", test_dsm_busy);
     qtest_add_func("/femu/state-data", test_state_data);
     qtest_add_func("/femu/state-save-qmp", test_state_save_qmp);
+    qtest_add_func("/femu/state-incr", test_state_incr);
     qtest_add_func("/femu/bus-master-reset", test_bus_master_reset);
     qtest_add_func("/femu/random-commands", test_random_commands);
     qtest_add_func("/femu/random-chaos", test_random_chaos);

@@ -133,6 +133,17 @@ if sys.argv[2] == 'add':
         struct.pack('<Q', i) + bytes([i % 255 + 1]) * 4096 for i in (0, 1, 300))
     out = head + b''.join(sec(t, p) for t, p in secs if t != b'END ')
     open(sys.argv[1], 'wb').write(out + sec(b'DEV ', dev) + sec(b'DATA', data) + sec(b'END ', b''))
+elif sys.argv[2] in ('gen', 'torn'):
+    # an appended generation, as the device's incremental save writes it:
+    # the FTL section again, DEV, chunk 7 written, chunk 300 trimmed, END
+    # naming generation 1 and its length ('torn': cut in the middle)
+    d = open(sys.argv[1], 'rb').read()
+    ftl = [p for t, p in secs if t == b'FTL '][-1]
+    g = (sec(b'FTL ', ftl) + sec(b'DEV ', struct.pack('<4Q', 55, 66, 77, 88)) +
+         sec(b'DATA', struct.pack('<IIQ', 4096, 1, 7) + bytes([8]) * 4096) +
+         sec(b'TRIM', struct.pack('<IIQQ', 1, 0, 300, 1)))
+    g += sec(b'END ', struct.pack('<QQ', 1, len(g)))
+    open(sys.argv[1], 'wb').write(d + (g if sys.argv[2] == 'gen' else g[:len(g) // 2]))
 else:
     for t, p in secs:
         if t == b'DEV ':
@@ -155,6 +166,22 @@ got=$(python3 "$st/sections.py" "$st/dev" list | tr '\n' ';')
 [ "$got" = "DEV 11 22 33 44;DATA 1 zero 1 ok;DATA 300 zero - ok;" ] ||
     bad "device sections after saving over them: '$got'"
 "$sim" $dg --load-state "$st/dev" >/dev/null || bad "the saved state does not load"
+# generations (the device's incremental saves): femu-sim loads the last
+# one and merges the data into one generation when it saves (chunk 7
+# added, chunk 300 trimmed, the last DEV); a torn last generation (a save
+# killed half way) is ignored
+cp "$st/dev" "$st/gen"
+python3 "$st/sections.py" "$st/gen" torn || bad "sections.py torn"
+"$sim" $dg --load-state "$st/gen" --save-state "$st/gen2" >/dev/null || bad "torn generation: exit $?"
+got=$(python3 "$st/sections.py" "$st/gen2" list | tr '\n' ';')
+[ "$got" = "DEV 11 22 33 44;DATA 1 zero 1 ok;DATA 300 zero - ok;" ] ||
+    bad "sections after a torn generation: '$got'"
+cp "$st/dev" "$st/gen"
+python3 "$st/sections.py" "$st/gen" gen || bad "sections.py gen"
+"$sim" $dg --load-state "$st/gen" --save-state "$st/gen" >/dev/null || bad "generations: exit $?"
+got=$(python3 "$st/sections.py" "$st/gen" list | tr '\n' ';')
+[ "$got" = "DEV 55 66 77 88;DATA 1 zero 1 ok;DATA 7 zero - ok;" ] ||
+    bad "sections after merging a generation: '$got'"
 # the lock: held by another process (as the device holds it), femu-sim
 # neither loads nor saves P; the lock file of P's other name is the same
 python3 -c 'import fcntl, sys, time

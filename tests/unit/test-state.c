@@ -357,8 +357,8 @@ static void test_damage(void)
     expect_refused(&c, m, n, "not a FEMU state file (no FEMUSTAT magic)",
                    "foreign file");
     memcpy(m, b, n);
-    m[8] = 3;
-    expect_refused(&c, m, n, "format version 3", "newer version");
+    m[8] = 4;
+    expect_refused(&c, m, n, "format version 4", "newer version");
     /* every truncation */
     for (size_t k = 1; k < n; k += (k < 64 ? 1 : 97)) {
         expect_refused(&c, b, k, k < 16 ? "not a FEMU state file" :
@@ -559,6 +559,197 @@ static void test_version1(void)
     free(m);
 }
 
+
+/*
+ * Generations (format 3): a base with chunks 0-2, an appended generation
+ * that rewrites chunk 0 and trims chunk 1, a second that writes chunk 3.
+ * The reader applies them in order and loads the last FTL; a file cut
+ * anywhere inside the last generation loads the one before with its
+ * data (a save killed half way); a generation that does not end with
+ * its own END is refused with one line.
+ */
+#define GEN_CHUNKS 8
+struct gen_view {
+    uint8_t data[GEN_CHUNKS];   /* first byte of each chunk, 0: none */
+    uint32_t trims;
+};
+
+static void gv_data(void *o, uint64_t c, const uint8_t *b, uint64_t off)
+{
+    ((struct gen_view *)o)->data[c] = b[0];
+}
+
+static void gv_trim(void *o, uint64_t first, uint64_t n)
+{
+    struct gen_view *v = o;
+
+    memset(v->data + first, 0, n);
+    v->trims++;
+}
+
+static void put_data(FILE *fp, uint64_t c, uint8_t v)
+{
+    uint8_t b[8 + FTL_STATE_DATA_REC] = { 0 };
+    char err[256];
+
+    put64le(b, FTL_STATE_CHUNK | 1ull << 32);
+    put64le(b + 8, c);
+    memset(b + 16, v, FTL_STATE_CHUNK);
+    CHECK_EQ(ftl_state_write_section(fp, FTL_STATE_SEC_DATA, b, sizeof(b),
+                                     err, sizeof(err)), 0);
+}
+
+static void put_trim(FILE *fp, uint64_t first, uint64_t n)
+{
+    uint8_t b[24];
+    char err[256];
+
+    put64le(b, 1);
+    put64le(b + 8, first);
+    put64le(b + 16, n);
+    CHECK_EQ(ftl_state_write_section(fp, FTL_STATE_SEC_TRIM, b, sizeof(b),
+                                     err, sizeof(err)), 0);
+}
+
+static struct ftl *read_gens(const struct ftl_config *c, const uint8_t *b,
+                             size_t n, struct gen_view *v,
+                             struct ftl_state_info *info, char *err,
+                             size_t errlen)
+{
+    struct ftl_state_sink sink = {
+        .opaque = v, .nchunks = GEN_CHUNKS, .data = gv_data, .trim = gv_trim,
+    };
+    FILE *fp = fmemopen((void *)b, n, "rb");
+    struct ftl *f;
+
+    memset(v, 0, sizeof(*v));
+    f = ftl_state_read_file(c, fp, 0, &sink, info, err, errlen);
+    fclose(fp);
+    return f;
+}
+
+static void test_generations(void)
+{
+    struct ftl_config c;
+    struct ftl *f, *g;
+    struct ftl_state_gen gen;
+    struct ftl_state_info info;
+    struct gen_view v;
+    uint64_t rs = 3, ends[3];
+    char err[256];
+    uint8_t *b;
+    size_t n;
+    FILE *fp = tmpfile();
+
+    small_cfg(&c);
+    f = must_new(&c);
+    for (uint64_t i = 0; i < 2000; i++) {
+        step(f, i, 0, &rs);
+    }
+    CHECK_EQ(ftl_state_gen_begin(&gen, fp, 0, err, sizeof(err)), 0);
+    CHECK_EQ(ftl_state_save(f, 0, fp, err, sizeof(err)), 0);
+    put_data(fp, 0, 0xa0);
+    put_data(fp, 1, 0xa1);
+    put_data(fp, 2, 0xa2);
+    CHECK_EQ(ftl_state_gen_end(&gen, err, sizeof(err)), 0);
+    ends[0] = gen.start + gen.bytes;
+    for (uint64_t i = 2000; i < 3000; i++) {
+        step(f, i, 0, &rs);
+    }
+    CHECK_EQ(ftl_state_gen_begin(&gen, fp, 1, err, sizeof(err)), 0);
+    CHECK_EQ(gen.start, ends[0]);
+    CHECK_EQ(ftl_state_save(f, 0, fp, err, sizeof(err)), 0);
+    put_data(fp, 0, 0xb0);
+    put_trim(fp, 1, 1);
+    CHECK_EQ(ftl_state_gen_end(&gen, err, sizeof(err)), 0);
+    ends[1] = gen.start + gen.bytes;
+    for (uint64_t i = 3000; i < 4000; i++) {
+        step(f, i, 0, &rs);
+    }
+    CHECK_EQ(ftl_state_gen_begin(&gen, fp, 2, err, sizeof(err)), 0);
+    CHECK_EQ(ftl_state_save(f, 0, fp, err, sizeof(err)), 0);
+    put_data(fp, 3, 0xc3);
+    CHECK_EQ(ftl_state_gen_end(&gen, err, sizeof(err)), 0);
+    ends[2] = gen.start + gen.bytes;
+    n = (size_t)ftell(fp);
+    CHECK_EQ(n, ends[2]);
+    b = malloc(n);
+    rewind(fp);
+    CHECK_EQ(fread(b, 1, n, fp), n);
+    fclose(fp);
+
+    /* all three: the last FTL, the data merged in order */
+    g = read_gens(&c, b, n, &v, &info, err, sizeof(err));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ(info.gens, 3);
+        CHECK_EQ(info.end, ends[2]);
+        CHECK_EQ(info.torn, 0);
+        CHECK_EQ(g->ctr.host_pages_written, f->ctr.host_pages_written);
+        CHECK(memcmp(g->maptbl, f->maptbl, f->lpages * 4ull) == 0);
+        CHECK_EQ(v.data[0], 0xb0);
+        CHECK_EQ(v.data[1], 0);
+        CHECK_EQ(v.data[2], 0xa2);
+        CHECK_EQ(v.data[3], 0xc3);
+        CHECK_EQ(v.trims, 1);
+        ftl_free(g);
+    }
+    /* cut anywhere in generation 2: generations 0 and 1 load */
+    for (size_t cut = ends[1]; cut < ends[2]; cut += 97) {
+        g = read_gens(&c, b, cut, &v, &info, err, sizeof(err));
+        CHECK(g != NULL);
+        if (!g) {
+            fprintf(stderr, "cut at %zu: %s\n", cut, err);
+            break;
+        }
+        CHECK_EQ(info.gens, 2);
+        CHECK_EQ(info.end, ends[1]);
+        CHECK_EQ(info.torn, cut - ends[1]);
+        CHECK_EQ(v.data[0], 0xb0);
+        CHECK_EQ(v.data[1], 0);
+        CHECK_EQ(v.data[3], 0);
+        ftl_free(g);
+    }
+    /* cut in generation 1: the base alone, with its data */
+    g = read_gens(&c, b, (size_t)(ends[0] + (ends[1] - ends[0]) / 2), &v,
+                  &info, err, sizeof(err));
+    CHECK(g != NULL);
+    if (g) {
+        CHECK_EQ(info.gens, 1);
+        CHECK_EQ(v.data[0], 0xa0);
+        CHECK_EQ(v.data[1], 0xa1);
+        CHECK_EQ(v.data[3], 0);
+        ftl_free(g);
+    }
+    /* a flipped byte in the last generation: it is torn, not used */
+    b[ends[2] - 100] ^= 0x40;
+    g = read_gens(&c, b, n, &v, &info, err, sizeof(err));
+    CHECK(g != NULL && info.gens == 2 && v.data[3] == 0);
+    ftl_free(g);
+    b[ends[2] - 100] ^= 0x40;
+    /* generation 2's END naming generation 5: refused */
+    {
+        uint8_t *m = malloc(n);
+        size_t e = (size_t)ends[2] - 36;
+        uint32_t crc;
+
+        memcpy(m, b, n);
+        put64le(m + e + 16, 5);
+        crc = ftl_crc32c(0, m + e, 32);
+        for (int i = 0; i < 4; i++) {
+            m[e + 32 + i] = (uint8_t)(crc >> (8 * i));
+        }
+        g = read_gens(&c, m, n, &v, &info, err, sizeof(err));
+        CHECK(g == NULL);
+        CHECK_STR(err, "corrupted state file (generation 2 of");
+        CHECK(strchr(err, '\n') == NULL);
+        ftl_free(g);
+        free(m);
+    }
+    free(b);
+    ftl_free(f);
+}
+
 int main(void)
 {
     RUN(test_round_trips);
@@ -566,5 +757,6 @@ int main(void)
     RUN(test_damage);
     RUN(test_version1);
     RUN(test_clocks);
+    RUN(test_generations);
     return test_done("test-state");
 }

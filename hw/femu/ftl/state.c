@@ -1024,8 +1024,44 @@ static uint64_t rebase(uint64_t t, uint64_t from, uint64_t to)
     return t < from - to ? 0 : t - (from - to);
 }
 
+int ftl_state_read_header(FILE *f, uint32_t *version, char *err,
+                          size_t errlen)
+{
+    uint8_t h[16];
+
+    if (fread(h, 1, sizeof(h), f) != sizeof(h)) {
+        snprintf(err, errlen, "not a FEMU state file (shorter than its "
+                 "16-byte header)");
+        return -1;
+    }
+    if (memcmp(h, state_magic, sizeof(state_magic)) != 0) {
+        snprintf(err, errlen, "not a FEMU state file (no FEMUSTAT magic)");
+        return -1;
+    }
+    *version = get32(h + 8);
+    if (*version < 1 || *version > FTL_STATE_VERSION || get32(h + 12) != 0) {
+        snprintf(err, errlen, "state file format version %u (flags %08x): "
+                 "this build reads versions 1 to %u", *version, get32(h + 12),
+                 FTL_STATE_VERSION);
+        return -1;
+    }
+    return 0;
+}
+
 struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
                            uint64_t now_ns, char *err, size_t errlen)
+{
+    uint32_t version;
+
+    if (ftl_state_read_header(f, &version, err, errlen)) {
+        return NULL;
+    }
+    return ftl_state_load_section(cfg, f, version, now_ns, err, errlen);
+}
+
+struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
+                                   uint32_t version, uint64_t now_ns,
+                                   char *err, size_t errlen)
 {
     struct state_writer size = { 0 };
     struct state_reader rd, *r = &rd;
@@ -1033,8 +1069,7 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
     struct ftl_lines *ln;
     struct ftl_counters *c;
     struct ftl *ftl;
-    uint8_t h[16];
-    uint32_t tag, version;
+    uint32_t tag;
     uint64_t len, saved_now;
     char mismatch[256];
     bool streams_bad = false;
@@ -1046,22 +1081,6 @@ struct ftl *ftl_state_load(const struct ftl_config *cfg, FILE *f,
     }
     ln = &ftl->ln;
     c = &ftl->ctr;
-    if (fread(h, 1, sizeof(h), f) != sizeof(h)) {
-        snprintf(err, errlen, "not a FEMU state file (shorter than its "
-                 "16-byte header)");
-        goto fail;
-    }
-    if (memcmp(h, state_magic, sizeof(state_magic)) != 0) {
-        snprintf(err, errlen, "not a FEMU state file (no FEMUSTAT magic)");
-        goto fail;
-    }
-    version = get32(h + 8);
-    if (version < 1 || version > FTL_STATE_VERSION || get32(h + 12) != 0) {
-        snprintf(err, errlen, "state file format version %u (flags %08x): "
-                 "this build reads versions 1 to %u", version, get32(h + 12),
-                 FTL_STATE_VERSION);
-        goto fail;
-    }
     rc = ftl_state_next_section(f, &tag, &len, err, errlen);
     if (rc <= 0) {
         goto fail;

@@ -417,8 +417,12 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * refused with one line and never used.
  */
 /* 2: the configuration block carries the NAND and cache models; files of
- * version 1 still load (their models were the defaults) */
-#define FTL_STATE_VERSION 2
+ * version 1 still load (their models were the defaults).
+ * 3: generations: a base generation and appended ones (each its FTL
+ * section, the data changed since the one before, TRIM records for the
+ * chunks emptied since, END with the generation's number and length);
+ * files of versions 1 and 2 (the base alone, an empty END) still load */
+#define FTL_STATE_VERSION 3
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)
@@ -426,6 +430,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
 #define FTL_STATE_SEC_DATA FTL_STATE_TAG('D', 'A', 'T', 'A')
 #define FTL_STATE_SEC_DEV  FTL_STATE_TAG('D', 'E', 'V', ' ')
 #define FTL_STATE_SEC_END  FTL_STATE_TAG('E', 'N', 'D', ' ')
+#define FTL_STATE_SEC_TRIM FTL_STATE_TAG('T', 'R', 'I', 'M')
 
 /*
  * A loaded LUN or channel may be busy at most this long after the clock
@@ -475,6 +480,89 @@ int ftl_state_read_payload(FILE *f, uint32_t tag, uint64_t len, void *buf,
 /* Skip a section's payload, still checking its CRC. */
 int ftl_state_skip_payload(FILE *f, uint32_t tag, uint64_t len, char *err,
                            size_t errlen);
+
+/*
+ * Generations (format version 3, hw/femu/ftl/state-file.c).  A file is
+ * the header, a base generation and any number of appended ones; each
+ * generation is an FTL section (in full), the caller's sections, then END
+ * with a 16-byte payload: u64 generation number (0 for the base), u64
+ * bytes of the generation before its END.  Host data travels in 4 KiB
+ * chunks of the namespace:
+ *   DATA  u32 4096, u32 count (<= FTL_STATE_DATA_BATCH),
+ *         count x (u64 chunk index, 4096 bytes)
+ *   TRIM  u32 count (<= FTL_STATE_TRIM_BATCH), u32 0,
+ *         count x (u64 first chunk, u64 chunks): they read as zeroes
+ * A generation holds the chunks changed since the one before it (the
+ * base: all of them).  A save cut short leaves a torn last generation:
+ * the reader checks every section of an appended generation before it
+ * uses one, and ignores the file from the first one that is cut short or
+ * fails a checksum (the next save overwrites it).
+ */
+#define FTL_STATE_CHUNK       4096u
+#define FTL_STATE_DATA_BATCH  256u
+#define FTL_STATE_DATA_REC    (8u + FTL_STATE_CHUNK)
+#define FTL_STATE_TRIM_BATCH  4096u
+/* the largest section but the FTL's: a full DATA section */
+#define FTL_STATE_SECTION_MAX (8u + FTL_STATE_DATA_BATCH * FTL_STATE_DATA_REC)
+
+/* Read the 16-byte header: 0 with *version, or -1 with a message. */
+int ftl_state_read_header(FILE *f, uint32_t *version, char *err,
+                          size_t errlen);
+/* ftl_state_load() without the header: f is at the FTL section of a
+ * file of format version. */
+struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
+                                   uint32_t version, uint64_t now_ns,
+                                   char *err, size_t errlen);
+
+/* Writing one generation: begin (seq 0 writes the file header first, at
+ * the start of f), the FTL section and the caller's sections, end. */
+struct ftl_state_gen {
+    FILE *f;
+    uint64_t seq;
+    uint64_t start;     /* file offset of its first section */
+    uint64_t bytes;     /* set by ftl_state_gen_end: all of it, END too */
+};
+int ftl_state_gen_begin(struct ftl_state_gen *g, FILE *f, uint64_t seq,
+                        char *err, size_t errlen);
+int ftl_state_gen_end(struct ftl_state_gen *g, char *err, size_t errlen);
+
+/* What a reader does with the sections of a file, in file order. */
+struct ftl_state_sink {
+    void *opaque;
+    uint64_t nchunks;   /* chunks of the namespace: DATA and TRIM within */
+    /* a DATA record: chunk's 4096 bytes, found at file offset off */
+    void (*data)(void *opaque, uint64_t chunk, const uint8_t *bytes,
+                 uint64_t off);
+    /* a TRIM range */
+    void (*trim)(void *opaque, uint64_t first, uint64_t n);
+    /* any other section but FTL and END (DEV, SIM, newer ones), of at
+     * most FTL_STATE_SECTION_MAX bytes, of generation gen (the FTL
+     * loaded is that of generation info->gens - 1).  0, or -1 with a
+     * message. */
+    int (*section)(void *opaque, uint32_t tag, const uint8_t *p,
+                   uint64_t len, uint32_t gen, char *err, size_t errlen);
+};
+
+struct ftl_state_info {
+    uint32_t version;   /* of the file */
+    uint32_t gens;      /* complete generations used (1: the base) */
+    uint64_t base_end;  /* file offset after the base generation */
+    uint64_t end;       /* after the last complete one: a save appends */
+    uint64_t torn;      /* bytes after end, ignored (a save cut short) */
+    uint64_t ftl_bytes; /* the loaded FTL section, header and CRC too */
+};
+
+/*
+ * Read a whole state file: the FTL of its last complete generation, and
+ * every generation's other sections in order through sink (any callback
+ * may be NULL).  NULL with a one-line message in err if the file cannot
+ * be used; the sink may have seen part of it then.
+ */
+struct ftl *ftl_state_read_file(const struct ftl_config *cfg, FILE *f,
+                                uint64_t now_ns,
+                                const struct ftl_state_sink *sink,
+                                struct ftl_state_info *info, char *err,
+                                size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -1088,55 +1088,121 @@ static int filter_data(const struct sim_opts *o, uint8_t *p, uint64_t *len,
 }
 
 /*
- * Copy into f the sections of the state file `from` that femu-sim does not
- * own (the device's DEV and DATA, anything newer), so that saving over a
- * device's state keeps its host data.  0, or -1 with a message.
+ * Copy into f what the state file `from` holds that femu-sim does not own
+ * (the device's DEV section, its host data, sections of newer writers),
+ * so that saving over a device's state keeps its host data.  The file may
+ * have several generations (docs/state.md): the data is merged (a later
+ * generation's chunk or TRIM overrides an earlier one) into one base
+ * generation, the last DEV section kept.  0, or -1 with a message.
  */
+struct carry {
+    FILE *out;
+    uint64_t *map;      /* per chunk: file offset of its bytes, 0: none */
+    uint8_t dev[64];
+    uint64_t dev_len;   /* 0: no DEV section */
+};
+
+static void carry_data(void *opaque, uint64_t chunk, const uint8_t *bytes,
+                       uint64_t off)
+{
+    ((struct carry *)opaque)->map[chunk] = off;
+}
+
+static void carry_trim(void *opaque, uint64_t first, uint64_t n)
+{
+    memset(((struct carry *)opaque)->map + first, 0, n * sizeof(uint64_t));
+}
+
+static int carry_section(void *opaque, uint32_t tag, const uint8_t *p,
+                         uint64_t len, uint32_t gen, char *err, size_t errlen)
+{
+    struct carry *c = opaque;
+
+    if (tag == SIM_SECTION) {
+        return 0;
+    }
+    if (tag == FTL_STATE_SEC_DEV && len && len <= sizeof(c->dev)) {
+        /* each generation has one: the last one's is kept */
+        memcpy(c->dev, p, len);
+        c->dev_len = len;
+        return 0;
+    }
+    return ftl_state_write_section(c->out, tag, p, len, err, errlen);
+}
+
+static uint64_t state_nchunks(const struct ftl_config *cfg)
+{
+    return (ftl_cfg_ns_blocks(cfg) * cfg->secsz + DATA_CHUNK - 1) /
+           DATA_CHUNK;
+}
+
 static int carry_sections(const struct sim_opts *o, const char *from,
                           FILE *f, char *err, size_t errlen)
 {
-    /* the device's sections are at most a DATA section: 256 records */
-    const uint64_t max = 8 + 256 * (uint64_t)DATA_REC;
-    uint8_t h[16], *buf = malloc(max);
+    struct carry c = { .out = f };
+    struct ftl_state_sink sink = {
+        .opaque = &c,
+        .nchunks = state_nchunks(&o->cfg),
+        .data = carry_data,
+        .trim = carry_trim,
+        .section = carry_section,
+    };
+    uint8_t *buf = malloc(FTL_STATE_SECTION_MAX);
     FILE *in = fopen(from, "rb");
-    uint32_t tag;
-    uint64_t len;
+    struct ftl *old = NULL;
+    uint32_t count = 0;
     int rc = -1;
 
-    if (!in || !buf) {
+    c.map = calloc(sink.nchunks ? sink.nchunks : 1, sizeof(uint64_t));
+    if (!in || !buf || !c.map) {
         snprintf(err, errlen, "%s: %s", from, strerror(errno));
         goto out;
     }
-    if (fread(h, 1, sizeof(h), in) != sizeof(h)) {
-        snprintf(err, errlen, "%s: truncated state file", from);
+    old = ftl_state_read_file(&o->cfg, in, 0, &sink, NULL, err, errlen);
+    if (!old) {
         goto out;
     }
-    while ((rc = ftl_state_next_section(in, &tag, &len, err, errlen)) == 1 &&
-           tag != FTL_STATE_SEC_END) {
-        if (tag == FTL_STATE_SEC_FTL || tag == SIM_SECTION) {
-            rc = ftl_state_skip_payload(in, tag, len, err, errlen);
-        } else if (len > max) {
-            snprintf(err, errlen, "corrupted state file (a section of %llu "
-                     "bytes)", (unsigned long long)len);
-            rc = -1;
-        } else {
-            rc = ftl_state_read_payload(in, tag, len, buf, err, errlen);
-            if (!rc && tag == FTL_STATE_SEC_DATA) {
-                rc = filter_data(o, buf, &len, err, errlen);
+    if (c.dev_len && ftl_state_write_section(f, FTL_STATE_SEC_DEV, c.dev,
+                                             c.dev_len, err, errlen)) {
+        goto out;
+    }
+    for (uint64_t ch = 0; ch <= sink.nchunks; ch++) {
+        uint8_t *r = buf + 8 + (uint64_t)count * DATA_REC;
+        uint64_t len;
+
+        if (ch < sink.nchunks && c.map[ch]) {
+            for (int k = 0; k < 8; k++) {
+                r[k] = (uint8_t)(ch >> (8 * k));
             }
-            if (!rc && (tag != FTL_STATE_SEC_DATA || len > 8)) {
-                rc = ftl_state_write_section(f, tag, buf, len, err, errlen);
+            if (fseek(in, (long)c.map[ch], SEEK_SET) ||
+                fread(r + 8, 1, DATA_CHUNK, in) != DATA_CHUNK) {
+                snprintf(err, errlen, "%s: cannot read it again", from);
+                goto out;
             }
+            count++;
         }
-        if (rc) {
+        if (!count || (count < FTL_STATE_DATA_BATCH && ch < sink.nchunks)) {
+            continue;
+        }
+        for (int k = 0; k < 4; k++) {
+            buf[k] = (uint8_t)(DATA_CHUNK >> (8 * k));
+            buf[4 + k] = (uint8_t)(count >> (8 * k));
+        }
+        len = 8 + (uint64_t)count * DATA_REC;
+        count = 0;
+        if (filter_data(o, buf, &len, err, errlen) ||
+            (len > 8 && ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
+                                                len, err, errlen))) {
             goto out;
         }
     }
-    rc = rc == 1 ? 0 : -1;
+    rc = 0;
 out:
     if (in) {
         fclose(in);
     }
+    ftl_free(old);
+    free(c.map);
     free(buf);
     return rc;
 }
@@ -1146,6 +1212,7 @@ static int save_state(const struct sim_opts *o, const struct ftl *ftl,
                       uint64_t phases_run, uint64_t seed, uint64_t now)
 {
     char tmp[4096], err[512];
+    struct ftl_state_gen g;
     uint8_t sim[16];
     FILE *f;
     int rc;
@@ -1163,15 +1230,14 @@ static int save_state(const struct sim_opts *o, const struct ftl *ftl,
                 strerror(errno));
         return -1;
     }
-    rc = ftl_state_write_header(f, err, sizeof(err));
+    rc = ftl_state_gen_begin(&g, f, 0, err, sizeof(err));
     rc = rc ? rc : ftl_state_save(ftl, now, f, err, sizeof(err));
     if (!rc && load_path) {
         rc = carry_sections(o, load_path, f, err, sizeof(err));
     }
     rc = rc ? rc : ftl_state_write_section(f, SIM_SECTION, sim, sizeof(sim),
                                            err, sizeof(err));
-    rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_END, NULL, 0,
-                                           err, sizeof(err));
+    rc = rc ? rc : ftl_state_gen_end(&g, err, sizeof(err));
     if (!rc && (fflush(f) || fsync(fileno(f)))) {
         snprintf(err, sizeof(err), "%s", strerror(errno));
         rc = -1;
@@ -1239,15 +1305,45 @@ static int lock_state(const char *opt, const char *path, int held,
     return fd;
 }
 
+/* the SIM section of each generation: the last generation's counts */
+struct sim_found {
+    uint32_t gen;
+    bool found;
+    uint64_t phases_run, seed;
+};
+
+static int load_sim_section(void *opaque, uint32_t tag, const uint8_t *p,
+                            uint64_t len, uint32_t gen, char *err,
+                            size_t errlen)
+{
+    struct sim_found *s = opaque;
+
+    if (tag == SIM_SECTION && len == 16) {
+        s->found = true;
+        s->gen = gen;
+        s->phases_run = s->seed = 0;
+        for (int i = 7; i >= 0; i--) {
+            s->phases_run = s->phases_run << 8 | p[i];
+            s->seed = s->seed << 8 | p[8 + i];
+        }
+    }
+    /* other sections: host data of a device's state, not the simulator's */
+    return 0;
+}
+
 static struct ftl *load_state(const struct ftl_config *cfg, const char *path,
                               uint64_t *phases_run, uint64_t *seed)
 {
     char err[512] = "";
+    struct sim_found found = { 0 };
+    struct ftl_state_sink sink = {
+        .opaque = &found,
+        .nchunks = state_nchunks(cfg),
+        .section = load_sim_section,
+    };
+    struct ftl_state_info info;
     struct ftl *ftl;
-    uint32_t tag = 0;
-    uint64_t len = 0;
     FILE *f = fopen(path, "rb");
-    int rc = -1;
 
     if (!f) {
         fprintf(stderr, "femu-sim: --load-state %s: %s\n", path,
@@ -1256,35 +1352,18 @@ static struct ftl *load_state(const struct ftl_config *cfg, const char *path,
     }
     /* the run continues at emulated time 0 with the NAND clocks moved
      * along: only time differences are reported */
-    ftl = ftl_state_load(cfg, f, 0, err, sizeof(err));
-    while (ftl && (rc = ftl_state_next_section(f, &tag, &len, err,
-                                               sizeof(err))) == 1 &&
-           tag != FTL_STATE_SEC_END) {
-        if (tag == SIM_SECTION && len == 16) {
-            uint8_t sim[16];
-            rc = ftl_state_read_payload(f, tag, len, sim, err, sizeof(err));
-            *phases_run = *seed = 0;
-            for (int i = 7; i >= 0; i--) {
-                *phases_run = *phases_run << 8 | sim[i];
-                *seed = *seed << 8 | sim[8 + i];
-            }
-        } else {
-            /* host data of a device's state: not the simulator's */
-            rc = ftl_state_skip_payload(f, tag, len, err, sizeof(err));
-        }
-        if (rc) {
-            break;
-        }
-    }
-    if (ftl && rc == 1 && tag == FTL_STATE_SEC_END &&
-        ftl_state_skip_payload(f, tag, len, err, sizeof(err)) == 0) {
-        fclose(f);
-        return ftl;
-    }
-    fprintf(stderr, "femu-sim: --load-state %s: %s\n", path, err);
-    ftl_free(ftl);
+    ftl = ftl_state_read_file(cfg, f, 0, &sink, &info, err, sizeof(err));
     fclose(f);
-    return NULL;
+    if (!ftl) {
+        fprintf(stderr, "femu-sim: --load-state %s: %s\n", path, err);
+        return NULL;
+    }
+    /* the counts belong to the FTL of the generation that holds them */
+    if (found.found && found.gen + 1 == info.gens) {
+        *phases_run = found.phases_run;
+        *seed = found.seed;
+    }
+    return ftl;
 }
 
 int main(int argc, char **argv)
