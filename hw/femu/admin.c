@@ -40,6 +40,26 @@ static uint32_t femu_oaes(FemuCtrl *n)
     return oaes;
 }
 
+/*
+ * ONCS: the oncs property's optional commands, less those that no
+ * namespace's mode has (a zoned namespace has no Compare, Verify, Write
+ * Uncorrectable or Copy).
+ */
+static uint16_t femu_oncs(FemuCtrl *n)
+{
+    uint16_t have = 0;
+
+    for (uint32_t i = 0; i < n->nns; i++) {
+        const FemuModeOps *m = n->ns[i].mode;
+
+        have |= (m->compare ? NVME_ONCS_COMPARE : 0) |
+                (m->verify ? NVME_ONCS_VERIFY : 0) |
+                (m->write_uncor ? NVME_ONCS_WRITE_UNCORR : 0) |
+                (m->copy ? NVME_ONCS_COPY : 0);
+    }
+    return n->params.oncs & (~FEMU_ONCS_MEDIA | have);
+}
+
 static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
 {
     NvmeIdCtrl id = {};
@@ -92,7 +112,10 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
      * wrap to 0 */
     id.maxcmd = cpu_to_le16(MIN((uint32_t)n->params.mqes + 1, UINT16_MAX));
     id.nn = cpu_to_le32(n->nns);
-    id.oncs = cpu_to_le16(n->params.oncs);
+    id.oncs = cpu_to_le16(femu_oncs(n));
+    /* Copy: source range descriptor format 0 */
+    id.ocfs = cpu_to_le16(femu_oncs(n) & NVME_ONCS_COPY ?
+                          NVME_OCFS_COPY_FORMAT_0 : 0);
     id.vwc = n->params.vwc ?
              NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT : 0;
     id.sgls = 0;                    /* PRPs only */
@@ -148,6 +171,12 @@ static void femu_fill_id_ns(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
     id->npda = id->npwg;
     id->nows = id->npwg;
     id->endgid = cpu_to_le16(femu_fdp_endgid(n));
+    if (ns->mode->copy) {
+        /* Simple Copy limits (io.c): MSSRL and MCL blocks, MSRC 0-based */
+        id->mssrl = cpu_to_le16(femu_copy_max_blocks(n));
+        id->mcl = cpu_to_le32(femu_copy_max_blocks(n));
+        id->msrc = FEMU_COPY_MAX_RANGES - 1;
+    }
     id->lbaf[0].ds = 9;
     id->lbaf[1].ds = 12;
     id->lbaf[0].rp = n->cfg.secsz == 512 ? 0 : 2;

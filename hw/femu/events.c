@@ -14,8 +14,8 @@
 #include "femu.h"
 #include "trace.h"
 
-void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
-                       uint16_t status)
+static void femu_error_add(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                           uint16_t status, bool has_lba, uint64_t lba)
 {
     NvmeErrorLog *e;
     int i;
@@ -47,7 +47,23 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
          cmd->opcode == NVME_CMD_WRITE_ZEROES)) {
         e->lba = ((NvmeRwCmd *)cmd)->slba;
     }
+    /* a media error: the block that failed */
+    if (has_lba) {
+        e->lba = cpu_to_le64(lba);
+    }
     qemu_mutex_unlock(&n->err_lock);
+}
+
+void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                       uint16_t status)
+{
+    femu_error_add(n, sqid, cmd, status, false, 0);
+}
+
+void femu_error_record_lba(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                           uint16_t status, uint64_t lba)
+{
+    femu_error_add(n, sqid, cmd, status, true, lba);
 }
 
 /*

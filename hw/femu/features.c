@@ -74,7 +74,7 @@ void femu_features_reset(FemuCtrl *n)
  * completion carries a Command Retry Delay, CRDT1-3 = 0; there is no
  * telemetry log; both LBA formats are below 16; no namespace is
  * dispersed), so a host that sets them is not refused.  CDFE enables Copy
- * descriptor formats, and FEMU has no Copy command (ONCS bit 8 = 0): a
+ * descriptor formats 2 and 3, and FEMU's Copy has format 0 only: a
  * bit set there, or in any reserved bit or byte, is an Invalid Field.
  */
 static uint16_t femu_set_hbs(FemuCtrl *n, NvmeCmd *cmd)

@@ -139,7 +139,18 @@ typedef struct femu_prop FemuProp;
 /* Identify Controller OACS and ONCS: what is implemented */
 #define FEMU_OACS_ALL   (NVME_OACS_DBCS | NVME_OACS_DIRECTIVES)
 #define FEMU_ONCS_ALL   (NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES | \
-                         NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP)
+                         NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP | \
+                         FEMU_ONCS_MEDIA)
+/* Compare, Write Uncorrectable, Verify and Copy (io.c; the modes with
+ * the matching FemuModeOps entries) */
+#define FEMU_ONCS_MEDIA (NVME_ONCS_COMPARE | NVME_ONCS_WRITE_UNCORR | \
+                         NVME_ONCS_VERIFY | NVME_ONCS_COPY)
+/*
+ * Simple Copy limits (Identify Namespace MSSRL, MCL, MSRC): a range and
+ * a command of at most MDTS bytes (the copy goes through one buffer of
+ * that size), and FEMU_COPY_MAX_RANGES source ranges.
+ */
+#define FEMU_COPY_MAX_RANGES    128
 
 typedef struct FemuSubsys {
     DeviceState parent_obj;
@@ -248,6 +259,9 @@ typedef struct FemuReq {
     int64_t arrival_ns;
     int64_t due_ns;         /* emulated completion time */
     uint32_t step;          /* a command run in steps: where it goes on */
+    /* a media error: the first LBA that failed (error log entry) */
+    uint64_t err_lba;
+    bool err_lba_valid;
 } FemuReq;
 
 /* Bytes of the store one bit of its record of written chunks covers. */
@@ -287,6 +301,11 @@ struct FemuNamespace {
     uint64_t bytes_written;
     uint64_t host_read_cmds;
     uint64_t host_write_cmds;
+    /* Write Uncorrectable (io.c): one bit per logical block, made by the
+     * first such command (atomic pointer, NULL until then); a set bit
+     * reads as Unrecovered Read Error until the block is written, zeroed
+     * or deallocated */
+    unsigned long *uncor;
 };
 
 typedef struct FemuAerEvent {
@@ -355,6 +374,9 @@ typedef struct FemuParams {
     uint16_t did;
     uint16_t oacs;          /* Identify OACS / ONCS reported */
     uint16_t oncs;
+    /* injected media errors per million media reads / writes (io.c) */
+    uint32_t err_read_unc_ppm;
+    uint32_t err_write_fail_ppm;
 } FemuParams;
 
 /*
@@ -384,6 +406,10 @@ struct FemuModeOps {
     FemuIoFn zone_append;
     FemuIoFn zone_mgmt_send;
     FemuIoFn zone_mgmt_recv;
+    FemuIoFn compare;
+    FemuIoFn verify;
+    FemuIoFn write_uncor;
+    FemuIoFn copy;
     /* Dataset Management deallocate unmaps (false: a hint only) */
     bool dsm_deallocates;
     /* its blocks are a range of the controller's FTL (n->ftl) */
@@ -491,6 +517,10 @@ struct FemuCtrl {
     uint64_t bytes_written;
     uint64_t host_read_cmds;
     uint64_t host_write_cmds;
+    /* SMART Media and Data Integrity Errors (atomic) */
+    uint64_t media_errors;
+    /* draws of the injected-error generator so far (atomic, io.c) */
+    uint64_t err_draws;
 
     /* per-I/O logging (0xEF codes 6/7): trace event femu_io_log */
     bool io_log;
@@ -603,6 +633,9 @@ bool femu_temp_warning(FemuCtrl *n);
 /* events.c: error information log, asynchronous events */
 void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
                        uint16_t status);
+/* the same, naming the LBA that failed (a media error) */
+void femu_error_record_lba(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                           uint16_t status, uint64_t lba);
 void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
                           uint8_t phase);
 void femu_error_log_fill(FemuCtrl *n, NvmeErrorLog *out);
@@ -624,6 +657,11 @@ uint32_t femu_io_cmd_effects(FemuCtrl *n, const FemuModeOps *m, uint8_t opc);
 uint16_t femu_io_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_io_write(FemuCtrl *n, FemuReq *req);
 uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_compare(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_verify(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_write_uncor(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req);
+uint32_t femu_copy_max_blocks(FemuCtrl *n);
 
 /* poller.c */
 void femu_pollers_start(FemuCtrl *n, Error **errp);

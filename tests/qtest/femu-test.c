@@ -64,5 +64,8 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/zns/write-fault", test_zns_write_fault);
     qtest_add_func("/femu/zns/changed", test_zns_changed);
     qtest_add_func("/femu/zns/reset-all", test_zns_reset_all);
+    qtest_add_func("/femu/cmds/media", test_cmds_media);
+    qtest_add_func("/femu/cmds/copy", test_cmds_copy);
+    qtest_add_func("/femu/cmds/inject", test_cmds_inject);
     return g_test_run();
 }
