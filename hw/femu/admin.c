@@ -160,7 +160,8 @@ static void femu_fill_id_ns(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
     id->nuse = cpu_to_le64(nuse);
     /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
     id->nsfeat = FEMU_NSFEAT_OPTPERF |
-                 (ns->mode->uses_ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
+                 (ns->mode->uses_ftl ? NVME_ID_NS_NSFEAT_THINP : 0) |
+                 (ns->mode->dulbe ? NVME_ID_NS_NSFEAT_DAE : 0);
     id->nlbaf = 1;                  /* two formats, 0-based */
     id->flbas = n->cfg.secsz == 4096 ? 1 : 0;
     /* DLFEAT: the mode's (mode.c) */

@@ -14,7 +14,8 @@
  *   features.c  Get/Set Features, Timestamp, Host Behavior Support
  *   events.c  error information log, asynchronous events
  *   log.c     Get Log Page (error, SMART, FW slot, effects, C0h, C1h)
- *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM)
+ *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM,
+ *             compare, verify, write uncorrectable, copy)
  *   poller.c  poller threads and the time-ordered completion queues
  *   store.c   sparse host-memory data store
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
@@ -410,6 +411,9 @@ struct FemuModeOps {
     FemuIoFn verify;
     FemuIoFn write_uncor;
     FemuIoFn copy;
+    /* reads of deallocated or unwritten blocks can fail (NSFEAT bit 2,
+     * Error Recovery DULBE) */
+    bool dulbe;
     /* Dataset Management deallocate unmaps (false: a hint only) */
     bool dsm_deallocates;
     /* its blocks are a range of the controller's FTL (n->ftl) */

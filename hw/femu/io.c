@@ -182,18 +182,50 @@ static uint16_t femu_media_write_check(FemuCtrl *n, FemuReq *req,
 }
 
 /*
+ * The first deallocated or never-written block of [slba, slba + nlb)
+ * into *lba.  The store records written data per FEMU_STORE_CHUNK (4 KiB):
+ * with 512 B blocks a block counts as written when its 4 KiB chunk holds
+ * data written since the chunk was last deallocated or zeroed whole.
+ */
+static bool femu_unwritten_find(FemuCtrl *n, FemuNamespace *ns,
+                                uint64_t slba, uint64_t nlb, uint64_t *lba)
+{
+    uint64_t off = slba << n->lba_shift;
+    uint64_t end = (slba + nlb) << n->lba_shift;
+
+    for (uint64_t c = off / FEMU_STORE_CHUNK;
+         c * FEMU_STORE_CHUNK < end; c++) {
+        if (!test_bit(c, ns->store.written)) {
+            *lba = MAX(slba, (c * FEMU_STORE_CHUNK) >> n->lba_shift);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
  * What the media says of a read of [slba, slba + nlb) before any data
  * moves (Read, Compare, Verify, Copy's sources): a block made
  * uncorrectable by Write Uncorrectable fails the command with
  * Unrecovered Read Error, naming that block in the error log entry and
  * counting one media error in SMART; so does an injected read error
- * (err_read_unc_ppm).
+ * (err_read_unc_ppm).  With DULBE set (Error Recovery feature), a
+ * deallocated or unwritten block fails it with Deallocated or Unwritten
+ * Logical Block, not a media error.
  */
 static uint16_t femu_media_check(FemuCtrl *n, FemuReq *req, uint64_t slba,
                                  uint64_t nlb)
 {
     uint64_t lba;
 
+    if (req->ns->mode->dulbe &&
+        NVME_ERR_REC_DULBE(qatomic_read(&n->feat.err_rec)) &&
+        femu_unwritten_find(n, req->ns, slba, nlb, &lba)) {
+        FEMU_GUEST_ERR(femu_io_dulbe, req->ns->nsid, lba);
+        req->err_lba = lba;
+        req->err_lba_valid = true;
+        return NVME_DULB;
+    }
     if (femu_uncor_find(req->ns, slba, nlb, &lba)) {
         FEMU_GUEST_ERR(femu_io_uncorrectable, req->ns->nsid, lba);
         return femu_media_error(n, req, lba, NVME_UNRECOVERED_READ);

@@ -151,6 +151,7 @@ static const FemuModeOps femu_modes[] = {
         .verify = femu_io_verify,
         .write_uncor = femu_io_write_uncor,
         .copy = femu_io_copy,
+        .dulbe = true,
         .dsm_deallocates = true,
         .uses_ftl = true,
         .log_c0 = femu_bbssd_log_c0,
@@ -170,6 +171,7 @@ static const FemuModeOps femu_modes[] = {
         .verify = femu_io_verify,
         .write_uncor = femu_io_write_uncor,
         .copy = femu_io_copy,
+        .dulbe = true,
         .dsm_deallocates = true,
     },
     {

@@ -2,7 +2,8 @@
  * femu-test cases: the optional NVM commands of ONCS -- Compare, Verify,
  * Write Uncorrectable and Copy -- on a BlackBox namespace: what they
  * report in Identify, the statuses of their misuse, and that a refused
- * command changes no data.
+ * command changes no data; injected media errors (err_read_unc_ppm,
+ * err_write_fail_ppm) and DULBE.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -390,4 +391,76 @@ void test_cmds_inject(void)
                             c->buf), ==, NVME_SUCCESS);
     g_assert_cmpuint(smart_media_errors(c), ==, 1);
     ctrl_stop_unchecked(c);
+}
+
+static uint16_t set_err_rec(Ctrl *c, uint32_t nsid, uint32_t v)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_SET_FEATURES, nsid, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(NVME_ERROR_RECOVERY);
+    cmd.cdw11 = cpu_to_le32(v);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* DULBE on one namespace of mode `opts`: NSFEAT bit 2, the feature bit,
+ * 287h for reads of deallocated or unwritten blocks, nothing else. */
+static void dulbe_case(const char *opts)
+{
+    Ctrl *c = ctrl_start(opts);
+    uint32_t bpp = PAGE >> c->lba_shift;
+    uint64_t data = c->buf + 8 * PAGE;
+    uint8_t id[PAGE];
+    NvmeCmd cmd;
+    NvmeErrorLog e;
+    uint32_t dw0;
+    uint16_t cid;
+
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, sizeof(id));
+    g_assert_cmphex(((NvmeIdNs *)id)->nsfeat & NVME_ID_NS_NSFEAT_DAE, ==,
+                    NVME_ID_NS_NSFEAT_DAE);
+    /* off: a never-written block reads as zeroes */
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, bpp, data, 0), ==, NVME_SUCCESS);
+    g_assert_cmphex(set_err_rec(c, 1, 1 << 16), ==, NVME_SUCCESS);
+    cmd = mk(NVME_ADM_CMD_GET_FEATURES, 1, 0, 0);
+    cmd.cdw10 = cpu_to_le32(NVME_ERROR_RECOVERY);
+    g_assert_cmphex(run(c, 0, &cmd, &dw0), ==, NVME_SUCCESS);
+    g_assert_cmphex(dw0, ==, 1 << 16);
+    /* on: never-written blocks fail every read-like command */
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 4 * bpp, bpp, data, 0), ==,
+                    NVME_DULB);
+    cid = c->cid;
+    newest_error(c, &e);
+    g_assert_cmphex(STATUS(le16_to_cpu(e.status_field) >> 1), ==, NVME_DULB);
+    g_assert_cmpuint(le64_to_cpu(e.lba), ==, 4 * bpp);
+    g_assert_cmpuint(le16_to_cpu(e.cid), ==, cid);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_VERIFY, 0, bpp, 0), ==, NVME_DULB);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_COMPARE, 0, bpp, data), ==,
+                    NVME_DULB);
+    /* written: reads; a range that runs into unwritten blocks fails */
+    fill(c, data, 0x55, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, bpp, data, 0), ==,
+                    NVME_SUCCESS);
+    g_assert(page_is(c, 0, 0x55));
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, 2 * bpp, data, 0), ==,
+                    NVME_DULB);
+    newest_error(c, &e);
+    g_assert_cmpuint(le64_to_cpu(e.lba), ==, bpp);
+    /* zeroed, or deallocated: unwritten again */
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE_ZEROES, 0, bpp, 0, 0), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, bpp, data, 0), ==, NVME_DULB);
+    /* not a media error */
+    g_assert_cmpuint(smart_media_errors(c), ==, 0);
+    /* off again: zeroes */
+    g_assert_cmphex(set_err_rec(c, 1, 0), ==, NVME_SUCCESS);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 0, bpp, data, 0), ==, NVME_SUCCESS);
+    ctrl_stop(c);
+}
+
+void test_cmds_dulbe(void)
+{
+    dulbe_case("");
+    dulbe_case("femu_mode=2,devsz_mb=64");
 }

@@ -67,5 +67,6 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cmds/media", test_cmds_media);
     qtest_add_func("/femu/cmds/copy", test_cmds_copy);
     qtest_add_func("/femu/cmds/inject", test_cmds_inject);
+    qtest_add_func("/femu/cmds/dulbe", test_cmds_dulbe);
     return g_test_run();
 }

@@ -1,7 +1,7 @@
 # Guest side of tests/guest/femu-commands.t: the optional NVM commands
 # with nvme-cli on a BlackBox SSD (vSSD0: 512 B blocks): Compare, Verify,
-# Write Uncorrectable, Copy, and the error log and SMART entries of a
-# media error.
+# Write Uncorrectable, Copy, DULBE, and the error log and SMART entries
+# of a media error; vSSD1 (err_read_unc_ppm=1000000) fails every read.
 A=$(ctrl_of vSSD0) || { bad "no controller with SN vSSD0"; finish; exit; }
 C=/dev/$A N=/dev/${A}n1
 
@@ -85,3 +85,23 @@ st 0x281 nvme copy $N --sdlba=2000 --slbs=64 --blocks=15
 rm -f /tmp/r
 nvme read $N -s 2000 -c 23 -z 12288 -d /tmp/r >/dev/null 2>&1
 check "refused copies left blocks 2000-2023 as they were" [ "$(sum /tmp/r)" = "$(sum /tmp/want)" ]
+
+# --- DULBE (Error Recovery bit 16): unwritten/deallocated blocks fail
+js '(j["nsfeat"] & 4) == 4' nvme id-ns $N -o json
+check "set-feature 5 DULBE" quiet nvme set-feature $C -n 1 -f 5 --value=0x10000
+st 0x287 nvme read $N -s 30000 -c 7 -z 4096 -d /tmp/r
+check "with DULBE, written blocks 0-7 read" quiet nvme read $N -s 0 -c 7 -z 4096 -d /tmp/r
+check "deallocate blocks 0-7" quiet nvme dsm $N --ad -s 0 -b 8
+st 0x287 nvme read $N -s 0 -c 7 -z 4096 -d /tmp/r
+js "j['errors'][0]['status_field'] == 0x287 and j['errors'][0]['lba'] == 0" nvme error-log $C -o json
+check "DULBE cleared" quiet nvme set-feature $C -n 1 -f 5 --value=0
+check "without DULBE, deallocated blocks read (as zeroes)" quiet nvme read $N -s 0 -c 7 -z 4096 -d /tmp/r
+check "and are zeroes" cmp -n 4096 /tmp/r /dev/zero
+
+# --- Injected read errors: vSSD1 has err_read_unc_ppm=1000000
+B=$(ctrl_of vSSD1) || { bad "no controller with SN vSSD1"; finish; exit; }
+check "vSSD1: writes work" quiet nvme write /dev/${B}n1 -s 40 -c 7 -z 4096 -d /tmp/w
+st 0x281 nvme read /dev/${B}n1 -s 40 -c 7 -z 4096 -d /tmp/r
+js "j['errors'][0]['status_field'] == 0x281 and 40 <= j['errors'][0]['lba'] < 48 and j['errors'][0]['nsid'] == 1 and 1 <= j['errors'][0]['sqid']" \
+    nvme error-log /dev/$B -o json
+js "j['media_errors'] >= 1" nvme smart-log /dev/$B -o json

@@ -59,7 +59,7 @@ has "[0:0] : 0x1	SMART/Health Log Page per NS Supported" nvme id-ctrl $C -H
 has "[2:2] : 0x1	Data Set Management Supported" nvme id-ctrl $C -H
 has "[6:6] : 0x1	Timestamp Supported" nvme id-ctrl $C -H
 for dev in $N $G "$C -n 1"; do
-    js 'j["nsze"] == 52428 and j["ncap"] == 52428 and j["nuse"] == 0 and j["nsfeat"] == 0x11 and j["nlbaf"] == 1 and j["flbas"] == 0 and j["dlfeat"] == 9 and j["npwg"] == 7 and [(l["ms"], l["ds"]) for l in j["lbafs"]] == [(0, 9), (0, 12)]' \
+    js 'j["nsze"] == 52428 and j["ncap"] == 52428 and j["nuse"] == 0 and j["nsfeat"] == 0x15 and j["nlbaf"] == 1 and j["flbas"] == 0 and j["dlfeat"] == 9 and j["npwg"] == 7 and [(l["ms"], l["ds"]) for l in j["lbafs"]] == [(0, 9), (0, 12)]' \
         nvme id-ns $dev -o json
 done
 js 'j["nsze"] == 6553 and j["flbas"] == 1 and j["npwg"] == 0' nvme id-ns /dev/${B}n1 -o json
@@ -147,7 +147,11 @@ feat 9 0x00000001 --cdw11=1
 has "set-feature:" nvme set-feature $C -f 1 --value=0xfffffff9
 feat 1 0xffffff01
 st 0x4002 nvme set-feature $C -f 2 --value=1          # power state 1: NPSS = 0
-st 0x4002 nvme set-feature $C -f 5 --value=0x10000    # DULBE
+# DULBE (NSFEAT bit 2) is kept; cleared again at once (femu-commands.t
+# reads with it set)
+has "set-feature:" nvme set-feature $C -f 5 --value=0x10010
+feat 5 0x00010010 -n 1
+has "set-feature:" nvme set-feature $C -f 5 --value=0x10
 st 0x4002 nvme set-feature $C -f 4 --value=0x200150   # THSEL reserved
 st 0x410d nvme set-feature $C -f 1 --value=7 --save
 has "Coalescing Disable (CD): False" nvme get-feature $C -f 9 --cdw11=1 -H
