@@ -80,7 +80,12 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
     id.cntrltype = 1;               /* I/O controller */
     /* Directive Send/Receive with the Identify directive always */
-    id.oacs = cpu_to_le16(n->params.oacs);
+    id.oacs = cpu_to_le16(n->params.oacs &
+                          (femu_format_supported(n) ? 0xffff :
+                           ~NVME_OACS_FORMAT));
+    /* FNA: with several namespaces (one block size, one FTL) a format or
+     * a secure erase applies to all of them (format.c) */
+    id.fna = n->nns > 1 ? 0x3 : 0;
     id.acl = 3;
     id.aerl = FEMU_AERL;
     /*
@@ -671,6 +676,13 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         return femu_directive_recv(n, cmd);
     case FEMU_ADM_CMD_CONTROL:
         return femu_control(n, cmd);
+    case NVME_ADM_CMD_FORMAT_NVM:
+        if (femu_admin_cmd_effects(n, cmd->opcode)) {
+            return femu_format(n, cmd);
+        }
+        FEMU_GUEST_ERR(femu_cmd_bad_opcode, 0, le16_to_cpu(cmd->cid),
+                       cmd->opcode);
+        return NVME_INVALID_OPCODE | NVME_DNR;
     default:
         FEMU_GUEST_ERR(femu_cmd_bad_opcode, 0, le16_to_cpu(cmd->cid),
                        cmd->opcode);
@@ -702,6 +714,11 @@ uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc)
     case NVME_ADM_CMD_SET_FEATURES:
     case FEMU_ADM_CMD_CONTROL:
         return NVME_CMD_EFF_CSUPP;
+    case NVME_ADM_CMD_FORMAT_NVM:
+        /* the namespaces' data, and with the other format their size */
+        return femu_format_supported(n) &&
+               (n->params.oacs & NVME_OACS_FORMAT) ?
+               NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC | NVME_CMD_EFF_NCC : 0;
     default:
         return 0;
     }

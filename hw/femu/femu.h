@@ -21,6 +21,7 @@
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
  *   zns.c     Zoned Namespace SSD (femu_mode=3): zone commands, CSI 02h
  *   state.c   the state file (state=): the SSD kept across QEMU runs
+ *   format.c  Format NVM: erase, or the other LBA format
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
@@ -138,7 +139,8 @@ typedef struct femu_prop FemuProp;
 #define FEMU_SUBSYS_COMPAT_SLOTS 8
 
 /* Identify Controller OACS and ONCS: what is implemented */
-#define FEMU_OACS_ALL   (NVME_OACS_DBCS | NVME_OACS_DIRECTIVES)
+#define FEMU_OACS_ALL   (NVME_OACS_DBCS | NVME_OACS_DIRECTIVES | \
+                         NVME_OACS_FORMAT)
 #define FEMU_ONCS_ALL   (NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES | \
                          NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP | \
                          FEMU_ONCS_MEDIA)
@@ -414,6 +416,9 @@ struct FemuModeOps {
     /* reads of deallocated or unwritten blocks can fail (NSFEAT bit 2,
      * Error Recovery DULBE) */
     bool dulbe;
+    /* Format NVM (format.c) may make its back end again for the other
+     * LBA format */
+    bool format;
     /* Dataset Management deallocate unmaps (false: a hint only) */
     bool dsm_deallocates;
     /* its blocks are a range of the controller's FTL (n->ftl) */
@@ -666,6 +671,10 @@ uint16_t femu_io_verify(FemuCtrl *n, FemuReq *req);
 uint16_t femu_io_write_uncor(FemuCtrl *n, FemuReq *req);
 uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req);
 uint32_t femu_copy_max_blocks(FemuCtrl *n);
+
+/* format.c: Format NVM */
+bool femu_format_supported(FemuCtrl *n);
+uint16_t femu_format(FemuCtrl *n, NvmeCmd *cmd);
 
 /* poller.c */
 void femu_pollers_start(FemuCtrl *n, Error **errp);

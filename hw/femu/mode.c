@@ -152,6 +152,7 @@ static const FemuModeOps femu_modes[] = {
         .write_uncor = femu_io_write_uncor,
         .copy = femu_io_copy,
         .dulbe = true,
+        .format = true,
         .dsm_deallocates = true,
         .uses_ftl = true,
         .log_c0 = femu_bbssd_log_c0,
@@ -172,6 +173,7 @@ static const FemuModeOps femu_modes[] = {
         .write_uncor = femu_io_write_uncor,
         .copy = femu_io_copy,
         .dulbe = true,
+        .format = true,
         .dsm_deallocates = true,
     },
     {

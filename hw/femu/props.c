@@ -224,7 +224,8 @@ static FemuProp femu_dev_rows[] = {
           "location", "no Controller Memory Buffer is offered"),
     FREE_ROW(U16, "oacs", COMPAT, 0,
              "Identify OACS: the optional admin commands reported (a subset "
-             "of 0x108, Directives and Doorbell Buffer Config; 0 = all)"),
+             "of 0x122: Format NVM, Directives, Doorbell Buffer Config; "
+             "0 = all)"),
     FREE_ROW(U16, "oncs", COMPAT, 0,
              "Identify ONCS: the optional I/O commands reported (a subset of "
              "0x1df: Compare, Write Uncorrectable, DSM, Write Zeroes, "

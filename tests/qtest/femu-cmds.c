@@ -464,3 +464,127 @@ void test_cmds_dulbe(void)
     dulbe_case("");
     dulbe_case("femu_mode=2,devsz_mb=64");
 }
+
+static uint16_t format_cmd(Ctrl *c, uint32_t nsid, uint32_t dw10)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_FORMAT_NVM, nsid, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(dw10);
+    return run(c, 0, &cmd, NULL);
+}
+
+/* Identify Namespace after a format: the driver's block size and count. */
+static NvmeIdNs *reidentify(Ctrl *c, uint8_t *id)
+{
+    NvmeIdNs *ns = (NvmeIdNs *)id;
+
+    g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 1, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, id, PAGE);
+    c->ns_blocks = le64_to_cpu(ns->nsze);
+    c->lbaf = NVME_ID_NS_FLBAS_INDEX(ns->flbas);
+    c->lba_shift = ns->lbaf[c->lbaf].ds;
+    return ns;
+}
+
+/* Format NVM: erase in place, the other LBA format and back, refusals. */
+void test_cmds_format(void)
+{
+    Ctrl *c = ctrl_start("");
+    uint64_t data = c->buf + 8 * PAGE;
+    uint64_t blocks512 = c->ns_blocks, host;
+    uint8_t id[PAGE];
+    NvmeIdCtrl idc;
+    NvmeIdNs *ns;
+
+    g_assert_cmpuint(c->lba_shift, ==, 9);
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, &idc, sizeof(idc));
+    g_assert_cmphex(le16_to_cpu(idc.oacs) & NVME_OACS_FORMAT, ==,
+                    NVME_OACS_FORMAT);
+    g_assert_cmpuint(idc.fna, ==, 0);
+
+    /* the same format: every block erased, Write Uncorrectable too; the
+     * FTL's counters go on */
+    fill(c, data, 0x66, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, 8, data, 0), ==, NVME_SUCCESS);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_WRITE_UNCOR, 16, 1, 0), ==,
+                    NVME_SUCCESS);
+    host = c0_host_pages(c);
+    g_assert_cmphex(format_cmd(c, 1, 0), ==, NVME_SUCCESS);
+    qtest_memset(c->qts, data, 0, PAGE);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_COMPARE, 0, 8, data), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, 16, 1, data, 0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(c0_host_pages(c), ==, host);
+    ns = reidentify(c, id);
+    g_assert_cmpuint(le64_to_cpu(ns->nuse), ==, 0);
+
+    /* refusals, each leaving page 0 as written */
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, 8, c->buf + 9 * PAGE, 0), ==,
+                    NVME_SUCCESS);
+    fill(c, data, 0x77, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 0, 8, data, 0), ==, NVME_SUCCESS);
+    g_assert_cmphex(format_cmd(c, 1, 2), ==, NVME_INVALID_FORMAT);
+    g_assert_cmphex(format_cmd(c, 1, 1 << 12), ==, NVME_INVALID_FORMAT);
+    g_assert_cmphex(format_cmd(c, 1, 1 << 5), ==, NVME_INVALID_FORMAT);
+    g_assert_cmphex(format_cmd(c, 1, 2 << 9), ==, NVME_INVALID_FIELD);
+    g_assert_cmphex(format_cmd(c, 2, 0), ==, NVME_INVALID_NSID);
+    g_assert(page_is(c, 0, 0x77));
+
+    /* LBA format 1: 4 KiB blocks, the same bytes */
+    g_assert_cmphex(format_cmd(c, 1, 1), ==, NVME_SUCCESS);
+    ns = reidentify(c, id);
+    g_assert_cmpuint(c->lba_shift, ==, 12);
+    g_assert_cmpuint(c->ns_blocks, ==, blocks512 / 8);
+    g_assert_cmpuint(le64_to_cpu(ns->nuse), ==, 0);
+    g_assert_cmpuint(le16_to_cpu(ns->mssrl), ==, 128);
+    qtest_memset(c->qts, data, 0, PAGE);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_COMPARE, 0, 1, data), ==,
+                    NVME_SUCCESS);
+    fill(c, data, 0x88, PAGE);
+    g_assert_cmphex(rw(c, NVME_CMD_WRITE, 5, 1, data, 0), ==, NVME_SUCCESS);
+    g_assert(page_is(c, 5, 0x88));
+    g_assert_cmphex(rw(c, NVME_CMD_READ, c->ns_blocks, 1, data, 0), ==,
+                    NVME_LBA_RANGE);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, c->ns_blocks - 1, 1, data, 0), ==,
+                    NVME_SUCCESS);
+    ns = reidentify(c, id);
+    g_assert_cmpuint(le64_to_cpu(ns->nuse), ==, 1);
+
+    /* User Data Erase (SES 1), broadcast NSID */
+    g_assert_cmphex(format_cmd(c, 0xffffffff, 1 | 1 << 9), ==,
+                    NVME_SUCCESS);
+    qtest_memset(c->qts, data, 0, PAGE);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_COMPARE, 5, 1, data), ==,
+                    NVME_SUCCESS);
+
+    /* back to 512 B blocks */
+    g_assert_cmphex(format_cmd(c, 1, 0), ==, NVME_SUCCESS);
+    reidentify(c, id);
+    g_assert_cmpuint(c->lba_shift, ==, 9);
+    g_assert_cmpuint(c->ns_blocks, ==, blocks512);
+    ctrl_stop(c);
+
+    /* not reported in OACS: not there */
+    c = ctrl_start("oacs=0x100");
+    g_assert_cmphex(format_cmd(c, 1, 0), ==, NVME_INVALID_OPCODE);
+    ctrl_stop(c);
+    /* a state file keeps the block size: the other format is refused,
+     * an erase is not */
+    {
+        g_autofree char *dir = g_dir_make_tmp("femu-fmt-XXXXXX", NULL);
+        g_autofree char *opts = g_strdup_printf("state=%s/s.femu", dir);
+        g_autofree char *path = g_strdup_printf("%s/s.femu", dir);
+        g_autofree char *lock = g_strdup_printf("%s/s.femu.lock", dir);
+
+        c = ctrl_start(opts);
+        g_assert_cmphex(format_cmd(c, 1, 1), ==, NVME_INVALID_FORMAT);
+        g_assert_cmphex(format_cmd(c, 1, 0), ==, NVME_SUCCESS);
+        ctrl_stop(c);
+        unlink(path);
+        unlink(lock);
+        rmdir(dir);
+    }
+}

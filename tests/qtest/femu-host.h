@@ -150,6 +150,7 @@ void test_cmds_media(void);
 void test_cmds_copy(void);
 void test_cmds_inject(void);
 void test_cmds_dulbe(void);
+void test_cmds_format(void);
 void test_fdp(void);
 /* femu-random-commands.c */
 void test_random_commands(void);

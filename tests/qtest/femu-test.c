@@ -68,5 +68,6 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cmds/copy", test_cmds_copy);
     qtest_add_func("/femu/cmds/inject", test_cmds_inject);
     qtest_add_func("/femu/cmds/dulbe", test_cmds_dulbe);
+    qtest_add_func("/femu/cmds/format", test_cmds_format);
     return g_test_run();
 }

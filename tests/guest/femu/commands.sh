@@ -105,3 +105,25 @@ st 0x281 nvme read /dev/${B}n1 -s 40 -c 7 -z 4096 -d /tmp/r
 js "j['errors'][0]['status_field'] == 0x281 and 40 <= j['errors'][0]['lba'] < 48 and j['errors'][0]['nsid'] == 1 and 1 <= j['errors'][0]['sqid']" \
     nvme error-log /dev/$B -o json
 js "j['media_errors'] >= 1" nvme smart-log /dev/$B -o json
+
+# --- Format NVM: the 4 KiB format, then back to 512 B (on vSSD0)
+bs() { cat /sys/block/${A}n1/queue/logical_block_size; }
+js '(j["oacs"] & 2) == 2' nvme id-ctrl $C -o json
+check "nvme format --lbaf=1" quiet nvme format $N --lbaf=1 --force
+sleep 1
+check "logical block size 4096 after the format ($(bs))" [ "$(bs)" = 4096 ]
+js 'j["flbas"] == 1 and j["nuse"] == 0 and j["nsze"] == 6553' nvme id-ns $N -o json
+dd if=/dev/urandom of=/tmp/w4 bs=8k count=1 2>/dev/null
+check "write 2 blocks of 4 KiB" quiet nvme write $N -s 10 -c 1 -z 8192 -d /tmp/w4
+rm -f /tmp/r
+check "read them back" quiet nvme read $N -s 10 -c 1 -z 8192 -d /tmp/r
+check "4 KiB blocks read back by checksum" [ "$(sum /tmp/r)" = "$(sum /tmp/w4)" ]
+st 0x410a nvme admin-passthru $C --opcode=0x80 --namespace-id=1 --cdw10=2
+check "nvme format --ses=1 (user data erase)" quiet nvme format $N --lbaf=1 --ses=1 --force
+rm -f /tmp/r
+nvme read $N -s 10 -c 1 -z 8192 -d /tmp/r >/dev/null 2>&1
+check "erased blocks read as zeroes" cmp -n 8192 /tmp/r /dev/zero
+check "nvme format --lbaf=0" quiet nvme format $N --lbaf=0 --force
+sleep 1
+check "logical block size 512 again ($(bs))" [ "$(bs)" = 512 ]
+js 'j["flbas"] == 0 and j["nsze"] == 52428' nvme id-ns $N -o json

@@ -53,7 +53,7 @@ has "$A pcie" nvme list-subsys
 check "nvme list -v: controller row" bash -c "nvme list -v | grep -Eq \"^$A +0 +vSSD0 +FEMU BlackBox-SSD Controller +1\\.0 +pcie\""
 
 # --- Identify
-js 'j["vid"] == 0x1d1d and j["sn"].strip() == "vSSD0" and j["fr"].strip() == "1.0" and j["mdts"] == 7 and j["ver"] == 0x10400 and j["cntrltype"] == 1 and j["oacs"] == 0x120 and j["lpa"] == 7 and j["elpe"] == 3 and j["aerl"] == 3 and j["frmw"] == 3 and j["sqes"] == 0x66 and j["cqes"] == 0x44 and j["maxcmd"] == 1024 and j["nn"] == 1 and j["oncs"] == 0x1df and j["ocfs"] == 1 and j["vwc"] == 7 and j["sgls"] == 0 and j["subnqn"] == "nqn.2026-01.io.femu:vSSD0"' \
+js 'j["vid"] == 0x1d1d and j["sn"].strip() == "vSSD0" and j["fr"].strip() == "1.0" and j["mdts"] == 7 and j["ver"] == 0x10400 and j["cntrltype"] == 1 and j["oacs"] == 0x122 and j["fna"] == 0 and j["lpa"] == 7 and j["elpe"] == 3 and j["aerl"] == 3 and j["frmw"] == 3 and j["sqes"] == 0x66 and j["cqes"] == 0x44 and j["maxcmd"] == 1024 and j["nn"] == 1 and j["oncs"] == 0x1df and j["ocfs"] == 1 and j["vwc"] == 7 and j["sgls"] == 0 and j["subnqn"] == "nqn.2026-01.io.femu:vSSD0"' \
     nvme id-ctrl $C -o json
 has "[0:0] : 0x1	SMART/Health Log Page per NS Supported" nvme id-ctrl $C -H
 has "[2:2] : 0x1	Data Set Management Supported" nvme id-ctrl $C -H
@@ -99,8 +99,9 @@ for csi in "" --csi=0; do
     has "IOCS1    [Write                           ] 00000003" nvme effects-log $C $csi
     has "IOCS9    [Dataset Management              ] 00000003" nvme effects-log $C $csi
 done
-if out=$(nvme effects-log $C) && ! grep -q "IOCS14 \|ACS16 \|ACS128 " <<<"$out"; then
-    ok "effects-log lists no unsupported opcode (Reservation Report, FW Commit, Format)"
+if out=$(nvme effects-log $C) && ! grep -q "IOCS14 \|ACS16 \|ACS132 " <<<"$out" &&
+   grep -q "ACS128 .* 00000007" <<<"$out"; then
+    ok "effects-log lists no unsupported opcode (Reservation Report, FW Commit, Sanitize), Format with LBCC and NCC"
 else
     bad "effects-log: $out"
 fi
@@ -211,7 +212,9 @@ check "after nvme reset the timestamp is the guest's time again ($t3 ms vs $now 
 dd if=/dev/zero of=/tmp/fw.bin bs=4096 count=1 2>/dev/null
 st 0x4001 nvme device-self-test $C -s 1
 st 0x4001 nvme sanitize $C -a 2
-st 0x4001 nvme format $N --lbaf=0 --force
+# Format NVM erases: tests/guest/femu-commands.t formats; here a bad
+# LBA format index only (Invalid Format, nothing erased)
+st 0x410a nvme admin-passthru $C --opcode=0x80 --namespace-id=1 --cdw10=2
 st 0x4001 nvme fw-download $C --fw=/tmp/fw.bin
 st 0x4001 nvme fw-commit $C -s 1 -a 1
 st 0x4001 nvme create-ns $C --nsze=1000 --ncap=1000 --flbas=0
