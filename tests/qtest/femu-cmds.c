@@ -567,6 +567,46 @@ void test_cmds_format(void)
     g_assert_cmpuint(c->ns_blocks, ==, blocks512);
     ctrl_stop(c);
 
+    /* several namespaces (a BlackBox and a NoSSD one): FNA 3, a format
+     * of namespace 1 formats both */
+    c = ctrl_start("devsz_mb=64,namespaces=2,namespace_modes=bbssd,,nossd,"
+                   "namespace_sizes=32M,,16M");
+    g_assert_cmphex(identify(c, NVME_ID_CNS_CTRL, 0, c->buf), ==,
+                    NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf, &idc, sizeof(idc));
+    g_assert_cmpuint(idc.fna, ==, 3);
+    {
+        NvmeCmd w = mk(NVME_CMD_WRITE, 2, data, 0);
+        NvmeCmd r;
+
+        fill(c, data, 0x99, PAGE);
+        w.cdw12 = cpu_to_le32(7);
+        g_assert_cmphex(run(c, IOQ, &w, NULL), ==, NVME_SUCCESS);
+        g_assert_cmphex(format_cmd(c, 1, 1), ==, NVME_SUCCESS);
+        g_assert_cmphex(identify(c, NVME_ID_CNS_NS, 2, c->buf), ==,
+                        NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, id, sizeof(id));
+        ns = (NvmeIdNs *)id;
+        g_assert_cmpuint(NVME_ID_NS_FLBAS_INDEX(ns->flbas), ==, 1);
+        g_assert_cmpuint(le64_to_cpu(ns->nsze), ==, (16u << 20) / 4096);
+        /* namespace 2's block 0 (4 KiB now) was erased */
+        qtest_memset(c->qts, data, 0x5a, PAGE);
+        r = mk(NVME_CMD_READ, 2, data, 0);
+        g_assert_cmphex(run(c, IOQ, &r, NULL), ==, NVME_SUCCESS);
+        {
+            uint8_t got[PAGE], zero[PAGE] = {};
+
+            qtest_memread(c->qts, data, got, PAGE);
+            g_assert(!memcmp(got, zero, PAGE));
+        }
+        reidentify(c, id);
+        g_assert_cmpuint(c->ns_blocks, ==, (32u << 20) / 4096);
+        g_assert_cmphex(format_cmd(c, 0xffffffff, 0), ==, NVME_SUCCESS);
+        reidentify(c, id);
+        g_assert_cmpuint(c->ns_blocks, ==, (32u << 20) / 512);
+    }
+    ctrl_stop(c);
+
     /* not reported in OACS: not there */
     c = ctrl_start("oacs=0x100");
     g_assert_cmphex(format_cmd(c, 1, 0), ==, NVME_INVALID_OPCODE);
