@@ -141,6 +141,8 @@ void test_cmds_media(void)
                     NVME_SUCCESS);
     g_assert_cmphex(lba_cmd(c, NVME_CMD_WRITE_UNCOR, c->ns_blocks - 1, 2, 0),
                     ==, NVME_LBA_RANGE);
+    newest_error(c, &e);
+    g_assert_cmpuint(le64_to_cpu(e.lba), ==, c->ns_blocks - 1);
     g_assert_cmphex(rw(c, NVME_CMD_READ, 0, bpp, data, 0), ==,
                     NVME_UNRECOVERED_READ);
     cid = c->cid;
