@@ -40,6 +40,26 @@ static uint32_t femu_oaes(FemuCtrl *n)
     return oaes;
 }
 
+/*
+ * ONCS: the oncs property's optional commands, less those that no
+ * namespace's mode has (a zoned namespace has no Compare, Verify, Write
+ * Uncorrectable or Copy).
+ */
+static uint16_t femu_oncs(FemuCtrl *n)
+{
+    uint16_t have = 0;
+
+    for (uint32_t i = 0; i < n->nns; i++) {
+        const FemuModeOps *m = n->ns[i].mode;
+
+        have |= (m->compare ? NVME_ONCS_COMPARE : 0) |
+                (m->verify ? NVME_ONCS_VERIFY : 0) |
+                (m->write_uncor ? NVME_ONCS_WRITE_UNCORR : 0) |
+                (m->copy ? NVME_ONCS_COPY : 0);
+    }
+    return n->params.oncs & (~FEMU_ONCS_MEDIA | have);
+}
+
 static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
 {
     NvmeIdCtrl id = {};
@@ -60,7 +80,12 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
     id.ctratt = cpu_to_le32(femu_fdp_ctratt(n));
     id.cntrltype = 1;               /* I/O controller */
     /* Directive Send/Receive with the Identify directive always */
-    id.oacs = cpu_to_le16(n->params.oacs);
+    id.oacs = cpu_to_le16(n->params.oacs &
+                          (femu_format_supported(n) ? 0xffff :
+                           ~NVME_OACS_FORMAT));
+    /* FNA: with several namespaces (one block size, one FTL) a format or
+     * a secure erase applies to all of them (format.c) */
+    id.fna = n->nns > 1 ? 0x3 : 0;
     id.acl = 3;
     id.aerl = FEMU_AERL;
     /*
@@ -92,7 +117,10 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
      * wrap to 0 */
     id.maxcmd = cpu_to_le16(MIN((uint32_t)n->params.mqes + 1, UINT16_MAX));
     id.nn = cpu_to_le32(n->nns);
-    id.oncs = cpu_to_le16(n->params.oncs);
+    id.oncs = cpu_to_le16(femu_oncs(n));
+    /* Copy: source range descriptor format 0 */
+    id.ocfs = cpu_to_le16(femu_oncs(n) & NVME_ONCS_COPY ?
+                          NVME_OCFS_COPY_FORMAT_0 : 0);
     id.vwc = n->params.vwc ?
              NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT : 0;
     id.sgls = 0;                    /* PRPs only */
@@ -160,13 +188,20 @@ void femu_identify_ns_fill(FemuCtrl *n, FemuNamespace *ns, NvmeIdNs *id)
     id->nuse = cpu_to_le64(nuse);
     /* OPTPERF: NPWG/NPWA give the NAND page as the write granularity */
     id->nsfeat = FEMU_NSFEAT_OPTPERF |
-                 (ns->mode->uses_ftl ? NVME_ID_NS_NSFEAT_THINP : 0);
+                 (ns->mode->uses_ftl ? NVME_ID_NS_NSFEAT_THINP : 0) |
+                 (ns->mode->dulbe ? NVME_ID_NS_NSFEAT_DAE : 0);
     femu_fill_id_ns_common(n, id);
     /* DLFEAT: the mode's (mode.c) */
     id->dlfeat = ns->mode->dlfeat;
     id->endgid = cpu_to_le16(femu_fdp_endgid(n));
     /* ns_mgmt: the NAND bytes its range holds (ns.c) */
     stq_le_p(id->nvmcap, femu_ns_nvmcap(n, ns));
+    if (ns->mode->copy) {
+        /* Simple Copy limits (io.c): MSSRL and MCL blocks, MSRC 0-based */
+        id->mssrl = cpu_to_le16(femu_copy_max_blocks(n));
+        id->mcl = cpu_to_le32(femu_copy_max_blocks(n));
+        id->msrc = FEMU_COPY_MAX_RANGES - 1;
+    }
     /* identifiers unique per instance and namespace (Linux rejects
      * duplicates); namespace 1's are what they were with one namespace */
     id->eui64 = cpu_to_be64(0x1d1d1d0000000000ULL + n->instance +
@@ -692,6 +727,11 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         }
         return cmd->opcode == FEMU_ADM_CMD_NS_MGMT ? femu_ns_mgmt(n, cmd, res)
                                                    : femu_ns_attach(n, cmd);
+    case NVME_ADM_CMD_FORMAT_NVM:
+        if (femu_admin_cmd_effects(n, cmd->opcode)) {
+            return femu_format(n, cmd);
+        }
+        break;
     default:
         break;
     }
@@ -732,6 +772,11 @@ uint32_t femu_admin_cmd_effects(FemuCtrl *n, uint8_t opc)
     case NVME_ADM_CMD_SET_FEATURES:
     case FEMU_ADM_CMD_CONTROL:
         return NVME_CMD_EFF_CSUPP;
+    case NVME_ADM_CMD_FORMAT_NVM:
+        /* the namespaces' data, and with the other format their size */
+        return femu_format_supported(n) &&
+               (n->params.oacs & NVME_OACS_FORMAT) ?
+               NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC | NVME_CMD_EFF_NCC : 0;
     default:
         return 0;
     }

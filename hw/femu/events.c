@@ -14,8 +14,8 @@
 #include "femu.h"
 #include "trace.h"
 
-void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
-                       uint16_t status)
+static void femu_error_add(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                           uint16_t status, bool has_lba, uint64_t lba)
 {
     NvmeErrorLog *e;
     int i;
@@ -40,14 +40,33 @@ void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
     /*
      * Error Information Log Entry, LBA: the first LBA that experienced
      * the error, where applicable (NVMe 2.0 5.16.1.2): the SLBA of an
-     * I/O read/write/zeroes command that was out of range.
+     * I/O read/write/zeroes/compare/verify/write uncorrectable command
+     * that was out of range.
      */
     if (sqid && (status & 0x7ff) == NVME_LBA_RANGE &&
         (cmd->opcode == NVME_CMD_READ || cmd->opcode == NVME_CMD_WRITE ||
-         cmd->opcode == NVME_CMD_WRITE_ZEROES)) {
+         cmd->opcode == NVME_CMD_WRITE_ZEROES ||
+         cmd->opcode == NVME_CMD_COMPARE || cmd->opcode == NVME_CMD_VERIFY ||
+         cmd->opcode == NVME_CMD_WRITE_UNCOR)) {
         e->lba = ((NvmeRwCmd *)cmd)->slba;
     }
+    /* a media error: the block that failed */
+    if (has_lba) {
+        e->lba = cpu_to_le64(lba);
+    }
     qemu_mutex_unlock(&n->err_lock);
+}
+
+void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                       uint16_t status)
+{
+    femu_error_add(n, sqid, cmd, status, false, 0);
+}
+
+void femu_error_record_lba(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                           uint16_t status, uint64_t lba)
+{
+    femu_error_add(n, sqid, cmd, status, true, lba);
 }
 
 /*

@@ -74,7 +74,7 @@ void femu_features_reset(FemuCtrl *n)
  * completion carries a Command Retry Delay, CRDT1-3 = 0; there is no
  * telemetry log; both LBA formats are below 16; no namespace is
  * dispersed), so a host that sets them is not refused.  CDFE enables Copy
- * descriptor formats, and FEMU has no Copy command (ONCS bit 8 = 0): a
+ * descriptor formats 2 and 3, and FEMU's Copy has format 0 only: a
  * bit set there, or in any reserved bit or byte, is an Invalid Field.
  */
 static uint16_t femu_set_hbs(FemuCtrl *n, NvmeCmd *cmd)
@@ -297,12 +297,14 @@ uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         femu_check_temperature(n);
         break;
     case NVME_ERROR_RECOVERY:
-        if (NVME_ERR_REC_DULBE(dw11)) {
-            /* deallocated blocks read as zeroes, never as errors */
+        /* DULBE only where namespace 1 reports it (NSFEAT bit 2): reads
+         * of deallocated or unwritten blocks then fail (io.c) */
+        if (NVME_ERR_REC_DULBE(dw11) && !n->ns[0].mode->dulbe) {
             FEMU_GUEST_ERR(femu_set_feature_dulbe, dw11);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        n->feat.err_rec = dw11 & 0xffff;       /* TLER; DULBE is 0 */
+        /* TLER and DULBE; pollers read it (io.c) */
+        qatomic_set(&n->feat.err_rec, dw11 & 0x1ffff);
         break;
     case NVME_VOLATILE_WRITE_CACHE:
         n->feat.vwc = dw11 & 1;

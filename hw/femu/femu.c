@@ -209,6 +209,8 @@ static void femu_ns_fini(FemuCtrl *n)
     for (uint32_t i = 0; i < FEMU_MAX_NAMESPACES; i++) {
         femu_zns_unrealize(&n->ns[i]);
         femu_store_fini(&n->ns[i].store);
+        g_free(n->ns[i].uncor);
+        n->ns[i].uncor = NULL;
     }
 }
 

@@ -14,13 +14,15 @@
  *   features.c  Get/Set Features, Timestamp, Host Behavior Support
  *   events.c  error information log, asynchronous events
  *   log.c     Get Log Page (error, SMART, FW slot, effects, C0h, C1h)
- *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM)
+ *   io.c      NVM I/O command set (read, write, flush, zeroes, DSM,
+ *             compare, verify, write uncorrectable, copy)
  *   poller.c  poller threads and the time-ordered completion queues
  *   store.c   sparse host-memory data store
  *   fdp.c     Flexible Data Placement hooks (femu-subsys, logs 20h-23h)
  *   zns.c     Zoned Namespace SSD (femu_mode=3): zone commands, CSI 02h
  *   state.c   the state file (state=): the SSD kept across QEMU runs
  *   ns.c      Namespace Management and Attachment (ns_mgmt=on)
+ *   format.c  Format NVM: erase, or the other LBA format
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
@@ -138,9 +140,21 @@ typedef struct femu_prop FemuProp;
 #define FEMU_SUBSYS_COMPAT_SLOTS 8
 
 /* Identify Controller OACS and ONCS: what is implemented */
-#define FEMU_OACS_ALL   (NVME_OACS_DBCS | NVME_OACS_DIRECTIVES)
+#define FEMU_OACS_ALL   (NVME_OACS_DBCS | NVME_OACS_DIRECTIVES | \
+                         NVME_OACS_FORMAT)
 #define FEMU_ONCS_ALL   (NVME_ONCS_DSM | NVME_ONCS_WRITE_ZEROES | \
-                         NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP)
+                         NVME_ONCS_FEATURES | NVME_ONCS_TIMESTAMP | \
+                         FEMU_ONCS_MEDIA)
+/* Compare, Write Uncorrectable, Verify and Copy (io.c; the modes with
+ * the matching FemuModeOps entries) */
+#define FEMU_ONCS_MEDIA (NVME_ONCS_COMPARE | NVME_ONCS_WRITE_UNCORR | \
+                         NVME_ONCS_VERIFY | NVME_ONCS_COPY)
+/*
+ * Simple Copy limits (Identify Namespace MSSRL, MCL, MSRC): a range and
+ * a command of at most MDTS bytes (the copy goes through one buffer of
+ * that size), and FEMU_COPY_MAX_RANGES source ranges.
+ */
+#define FEMU_COPY_MAX_RANGES    128
 
 typedef struct FemuSubsys {
     DeviceState parent_obj;
@@ -249,6 +263,9 @@ typedef struct FemuReq {
     int64_t arrival_ns;
     int64_t due_ns;         /* emulated completion time */
     uint32_t step;          /* a command run in steps: where it goes on */
+    /* a media error: the first LBA that failed (error log entry) */
+    uint64_t err_lba;
+    bool err_lba_valid;
 } FemuReq;
 
 /* Bytes of the store one bit of its record of written chunks covers. */
@@ -298,6 +315,11 @@ struct FemuNamespace {
      * it).  Without ns_mgmt every namespace is both, from realize on. */
     bool allocated;
     bool attached;          /* read by the pollers (atomic) */
+    /* Write Uncorrectable (io.c): one bit per logical block, made by the
+     * first such command (atomic pointer, NULL until then); a set bit
+     * reads as Unrecovered Read Error until the block is written, zeroed
+     * or deallocated */
+    unsigned long *uncor;
 };
 
 typedef struct FemuAerEvent {
@@ -372,6 +394,9 @@ typedef struct FemuParams {
     uint16_t oacs;          /* Identify OACS / ONCS reported */
     uint16_t oncs;
     bool ns_mgmt;           /* Namespace Management and Attachment (ns.c) */
+    /* injected media errors per million media reads / writes (io.c) */
+    uint32_t err_read_unc_ppm;
+    uint32_t err_write_fail_ppm;
 } FemuParams;
 
 /*
@@ -401,6 +426,16 @@ struct FemuModeOps {
     FemuIoFn zone_append;
     FemuIoFn zone_mgmt_send;
     FemuIoFn zone_mgmt_recv;
+    FemuIoFn compare;
+    FemuIoFn verify;
+    FemuIoFn write_uncor;
+    FemuIoFn copy;
+    /* reads of deallocated or unwritten blocks can fail (NSFEAT bit 2,
+     * Error Recovery DULBE) */
+    bool dulbe;
+    /* Format NVM (format.c) may make its back end again for the other
+     * LBA format */
+    bool format;
     /* Dataset Management deallocate unmaps (false: a hint only) */
     bool dsm_deallocates;
     /* its blocks are a range of the controller's FTL (n->ftl) */
@@ -516,6 +551,10 @@ struct FemuCtrl {
     uint64_t bytes_written;
     uint64_t host_read_cmds;
     uint64_t host_write_cmds;
+    /* SMART Media and Data Integrity Errors (atomic) */
+    uint64_t media_errors;
+    /* draws of the injected-error generator so far (atomic, io.c) */
+    uint64_t err_draws;
 
     /* per-I/O logging (0xEF codes 6/7): trace event femu_io_log */
     bool io_log;
@@ -635,6 +674,9 @@ bool femu_temp_warning(FemuCtrl *n);
 /* events.c: error information log, asynchronous events */
 void femu_error_record(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
                        uint16_t status);
+/* the same, naming the LBA that failed (a media error) */
+void femu_error_record_lba(FemuCtrl *n, uint16_t sqid, NvmeCmd *cmd,
+                           uint16_t status, uint64_t lba);
 void femu_error_set_phase(FemuCtrl *n, uint16_t sqid, uint16_t cid,
                           uint8_t phase);
 void femu_error_log_fill(FemuCtrl *n, NvmeErrorLog *out);
@@ -656,6 +698,15 @@ uint32_t femu_io_cmd_effects(FemuCtrl *n, const FemuModeOps *m, uint8_t opc);
 uint16_t femu_io_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_io_write(FemuCtrl *n, FemuReq *req);
 uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_compare(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_verify(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_write_uncor(FemuCtrl *n, FemuReq *req);
+uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req);
+uint32_t femu_copy_max_blocks(FemuCtrl *n);
+
+/* format.c: Format NVM */
+bool femu_format_supported(FemuCtrl *n);
+uint16_t femu_format(FemuCtrl *n, NvmeCmd *cmd);
 
 /* poller.c */
 void femu_pollers_start(FemuCtrl *n, Error **errp);

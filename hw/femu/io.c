@@ -7,6 +7,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/timer.h"
+#include "qemu/bitmap.h"
 #include "femu.h"
 #include "trace.h"
 
@@ -36,6 +37,19 @@ uint32_t femu_io_cmd_effects(FemuCtrl *n, const FemuModeOps *m, uint8_t opc)
     case NVME_CMD_IO_MGMT_SEND:
         return femu_fdp_ctratt(n) ?
                NVME_CMD_EFF_CSUPP | NVME_CMD_EFF_LBCC : 0;
+    /* the optional commands of ONCS: a mode's entry and the oncs
+     * property's bit */
+    case NVME_CMD_COMPARE:
+        return m->compare && (n->params.oncs & NVME_ONCS_COMPARE) ?
+               NVME_CMD_EFF_CSUPP : 0;
+    case NVME_CMD_VERIFY:
+        return m->verify && (n->params.oncs & NVME_ONCS_VERIFY) ?
+               NVME_CMD_EFF_CSUPP : 0;
+    case NVME_CMD_WRITE_UNCOR:
+        return m->write_uncor && (n->params.oncs & NVME_ONCS_WRITE_UNCORR) ?
+               lbcc : 0;
+    case NVME_CMD_COPY:
+        return m->copy && (n->params.oncs & NVME_ONCS_COPY) ? lbcc : 0;
     default:
         return 0;
     }
@@ -61,6 +75,194 @@ static void femu_io_trace(FemuCtrl *n, FemuReq *req, uint64_t slba,
     }
 }
 
+/*
+ * Write Uncorrectable state (ns->uncor): one bit per logical block, made
+ * by the first Write Uncorrectable of the namespace.  Pollers set and
+ * clear bits atomically; a read racing with a write of the same blocks
+ * sees either state, as on a drive.
+ */
+static unsigned long *femu_uncor_map(FemuNamespace *ns)
+{
+    unsigned long *m = qatomic_load_acquire(&ns->uncor);
+    unsigned long *fresh;
+
+    if (m) {
+        return m;
+    }
+    fresh = bitmap_new(ns->blocks);
+    m = qatomic_cmpxchg(&ns->uncor, NULL, fresh);
+    if (m) {
+        g_free(fresh);          /* another poller made it first */
+        return m;
+    }
+    return fresh;
+}
+
+/* The first Write Uncorrectable block of [slba, slba + nlb) into *lba. */
+static bool femu_uncor_find(FemuNamespace *ns, uint64_t slba, uint64_t nlb,
+                            uint64_t *lba)
+{
+    unsigned long *m = qatomic_load_acquire(&ns->uncor);
+    unsigned long b;
+
+    if (!m) {
+        return false;
+    }
+    b = find_next_bit(m, slba + nlb, slba);
+    if (b >= slba + nlb) {
+        return false;
+    }
+    *lba = b;
+    return true;
+}
+
+/* [slba, slba + nlb) was written, zeroed or deallocated: readable again */
+static void femu_uncor_clear(FemuNamespace *ns, uint64_t slba, uint64_t nlb)
+{
+    unsigned long *m = qatomic_load_acquire(&ns->uncor);
+
+    if (m && femu_uncor_find(ns, slba, nlb, &(uint64_t){0})) {
+        bitmap_test_and_clear_atomic(m, slba, nlb);
+    }
+}
+
+/*
+ * Injected media errors (err_read_unc_ppm, err_write_fail_ppm): each
+ * media read (a Read, Compare or Verify, one source range of a Copy) or
+ * media write (a Write, a Copy's destination) draws once from a
+ * generator with a fixed seed, counted per controller: the same
+ * commands in the same order fail in the same places on every run.  A
+ * draw fails with probability ppm / 1000000 and picks the failing block
+ * of the range (into *pick, below nlb).
+ */
+#define FEMU_ERR_SEED   0x46454d55ULL   /* "FEMU" */
+
+static bool femu_err_draw(FemuCtrl *n, uint32_t ppm, uint64_t nlb,
+                          uint64_t *pick)
+{
+    uint64_t x;
+
+    if (!ppm) {
+        return false;
+    }
+    /* splitmix64 of the draw's number */
+    x = FEMU_ERR_SEED + qatomic_fetch_inc(&n->err_draws) *
+        0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    *pick = (x >> 32) % nlb;
+    return (x & 0xffffffff) % 1000000 < ppm;
+}
+
+/* A media error on block lba: error log entry, SMART, trace event. */
+static uint16_t femu_media_error(FemuCtrl *n, FemuReq *req, uint64_t lba,
+                                 uint16_t status)
+{
+    trace_femu_io_media_error(req->ns->nsid, lba, status);
+    req->err_lba = lba;
+    req->err_lba_valid = true;
+    qatomic_inc(&n->media_errors);
+    return status;
+}
+
+/*
+ * A media write of [slba, slba + nlb) (Write, Copy destination): an
+ * injected program failure is Write Fault, before any data moves.
+ */
+static uint16_t femu_media_write_check(FemuCtrl *n, FemuReq *req,
+                                       uint64_t slba, uint64_t nlb)
+{
+    uint64_t pick;
+
+    if (femu_err_draw(n, n->params.err_write_fail_ppm, nlb, &pick)) {
+        return femu_media_error(n, req, slba + pick, NVME_WRITE_FAULT);
+    }
+    return NVME_SUCCESS;
+}
+
+/*
+ * The first deallocated or never-written block of [slba, slba + nlb)
+ * into *lba.  The store records written data per FEMU_STORE_CHUNK (4 KiB):
+ * with 512 B blocks a block counts as written when its 4 KiB chunk holds
+ * data written since the chunk was last deallocated or zeroed whole.
+ */
+static bool femu_unwritten_find(FemuCtrl *n, FemuNamespace *ns,
+                                uint64_t slba, uint64_t nlb, uint64_t *lba)
+{
+    uint64_t off = slba << n->lba_shift;
+    uint64_t end = (slba + nlb) << n->lba_shift;
+
+    for (uint64_t c = off / FEMU_STORE_CHUNK;
+         c * FEMU_STORE_CHUNK < end; c++) {
+        if (!test_bit(c, ns->store.written)) {
+            *lba = MAX(slba, (c * FEMU_STORE_CHUNK) >> n->lba_shift);
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * What the media says of a read of [slba, slba + nlb) before any data
+ * moves (Read, Compare, Verify, Copy's sources): a block made
+ * uncorrectable by Write Uncorrectable fails the command with
+ * Unrecovered Read Error, naming that block in the error log entry and
+ * counting one media error in SMART; so does an injected read error
+ * (err_read_unc_ppm).  With DULBE set (Error Recovery feature), a
+ * deallocated or unwritten block fails it with Deallocated or Unwritten
+ * Logical Block, not a media error.
+ */
+static uint16_t femu_media_check(FemuCtrl *n, FemuReq *req, uint64_t slba,
+                                 uint64_t nlb)
+{
+    uint64_t lba;
+
+    if (req->ns->mode->dulbe &&
+        NVME_ERR_REC_DULBE(qatomic_read(&n->feat.err_rec)) &&
+        femu_unwritten_find(n, req->ns, slba, nlb, &lba)) {
+        FEMU_GUEST_ERR(femu_io_dulbe, req->ns->nsid, lba);
+        req->err_lba = lba;
+        req->err_lba_valid = true;
+        return NVME_DULB;
+    }
+    if (femu_uncor_find(req->ns, slba, nlb, &lba)) {
+        FEMU_GUEST_ERR(femu_io_uncorrectable, req->ns->nsid, lba);
+        return femu_media_error(n, req, lba, NVME_UNRECOVERED_READ);
+    }
+    if (femu_err_draw(n, n->params.err_read_unc_ppm, nlb, &lba)) {
+        return femu_media_error(n, req, slba + lba, NVME_UNRECOVERED_READ);
+    }
+    return NVME_SUCCESS;
+}
+
+/*
+ * The NAND time of reading [slba, slba + nlb) from req->due_ns, with len
+ * bytes over the host link (0: none), as a Read (trace op
+ * FTL_IOTRACE_READ): req->due_ns becomes its end.  Nothing for a mode
+ * without the FTL.
+ */
+static void femu_nand_read(FemuCtrl *n, FemuReq *req, uint64_t slba,
+                           uint64_t nlb, uint64_t len)
+{
+    int64_t start = req->due_ns;
+
+    if (!req->ns->mode->uses_ftl) {
+        return;
+    }
+    femu_ftl_lock(n);
+    req->due_ns = ftl_read(n->ftl, req->ns->ftl_base + slba, nlb, start);
+    if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
+        req->due_ns = start;
+    } else {
+        req->due_ns = ftl_host_costs(n->ftl, false, len, req->due_ns);
+    }
+    ftl_background_gc(n->ftl, start);
+    femu_capture(n, req->ns->nsid, FTL_IOTRACE_READ, 0,
+                 req->ns->ftl_base + slba, nlb, 0, start, req->due_ns);
+    qemu_mutex_unlock(&n->ftl_lock);
+}
+
 static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
 {
     NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
@@ -84,6 +286,17 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         if (status) {
             return status;
         }
+        status = femu_media_write_check(n, req, slba, nlb);
+        if (status) {
+            return status;
+        }
+    } else {
+        status = femu_media_check(n, req, slba, nlb);
+        if (status) {
+            /* the NAND was read, and failed */
+            femu_nand_read(n, req, slba, nlb, 0);
+            return status;
+        }
     }
     /* the copy goes straight between guest RAM and the store */
     status = femu_dma_cmd(n, &req->cmd,
@@ -97,6 +310,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         return status;
     }
     if (is_write) {
+        femu_uncor_clear(req->ns, slba, nlb);
         /*
          * A write's emulated time starts once its data has arrived (the
          * copy above), as an SSD programs NAND after the host transfer; a
@@ -171,6 +385,7 @@ static void femu_unmap(FemuCtrl *n, FemuNamespace *ns, uint64_t slba,
 
     femu_store_discard(&ns->store, slba << n->lba_shift,
                        (uint64_t)nlb << n->lba_shift);
+    femu_uncor_clear(ns, slba, nlb);
     if (!ns->mode->uses_ftl) {
         return;
     }
@@ -212,6 +427,229 @@ uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req)
     qatomic_inc(&n->host_write_cmds);
     qatomic_inc(&req->ns->host_write_cmds);
     femu_io_trace(n, req, slba, nlb);
+    return NVME_SUCCESS;
+}
+
+/*
+ * Compare (NVM Command Set 3.3.1): the host's data against the blocks'.
+ * It reads the NAND as a Read of the same blocks does; a difference is
+ * Compare Failure, a Write Uncorrectable block Unrecovered Read Error.
+ */
+uint16_t femu_io_compare(FemuCtrl *n, FemuReq *req)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint64_t len = (uint64_t)nlb << n->lba_shift;
+    g_autofree uint8_t *buf = NULL;
+    uint16_t status;
+
+    status = femu_check_range(req->ns, slba, nlb);
+    if (status) {
+        return status;
+    }
+    if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_io_too_long, len, n->max_xfer);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    status = femu_media_check(n, req, slba, nlb);
+    if (status) {
+        femu_nand_read(n, req, slba, nlb, 0);
+        return status;
+    }
+    buf = g_malloc(len);
+    status = femu_dma_cmd(n, &req->cmd, buf, len, false);
+    if (status) {
+        return status;
+    }
+    femu_nand_read(n, req, slba, nlb, len);
+    qatomic_add(&n->bytes_read, len);
+    qatomic_inc(&n->host_read_cmds);
+    qatomic_add(&req->ns->bytes_read, len);
+    qatomic_inc(&req->ns->host_read_cmds);
+    femu_io_trace(n, req, slba, nlb);
+    if (memcmp(buf, req->ns->store.base + (slba << n->lba_shift), len)) {
+        FEMU_GUEST_ERR(femu_io_compare_failure, req->ns->nsid, slba, nlb);
+        return NVME_CMP_FAILURE | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
+/*
+ * Verify (NVM Command Set 3.3.5): read the blocks and check them, with
+ * no data to the host; no limit beyond the command's 65536 blocks (VSL
+ * 0 in Identify Controller CNS 06h).
+ */
+uint16_t femu_io_verify(FemuCtrl *n, FemuReq *req)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint16_t status;
+
+    status = femu_check_range(req->ns, slba, nlb);
+    if (status) {
+        return status;
+    }
+    status = femu_media_check(n, req, slba, nlb);
+    femu_nand_read(n, req, slba, nlb, 0);
+    if (status) {
+        return status;
+    }
+    qatomic_inc(&n->host_read_cmds);
+    qatomic_inc(&req->ns->host_read_cmds);
+    femu_io_trace(n, req, slba, nlb);
+    return NVME_SUCCESS;
+}
+
+/*
+ * Write Uncorrectable (NVM Command Set 3.3.6): the blocks read as
+ * Unrecovered Read Error until they are written (Write, Copy), zeroed or
+ * deallocated.  Their data stays in the store; nothing reaches the NAND
+ * (no FTL call: C0h does not move).
+ */
+uint16_t femu_io_write_uncor(FemuCtrl *n, FemuReq *req)
+{
+    NvmeRwCmd *rw = (NvmeRwCmd *)&req->cmd;
+    uint64_t slba = le64_to_cpu(rw->slba);
+    uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
+    uint16_t status = femu_check_range(req->ns, slba, nlb);
+
+    if (status) {
+        return status;
+    }
+    bitmap_set_atomic(femu_uncor_map(req->ns), slba, nlb);
+    trace_femu_io_write_uncor(req->ns->nsid, slba, nlb);
+    femu_io_trace(n, req, slba, nlb);
+    return NVME_SUCCESS;
+}
+
+/* Simple Copy's limits (Identify Namespace MSSRL and MCL, in blocks):
+ * the copy goes through one buffer of at most MDTS bytes */
+uint32_t femu_copy_max_blocks(FemuCtrl *n)
+{
+    return MIN(n->max_xfer >> n->lba_shift, UINT16_MAX);
+}
+
+/*
+ * Copy (NVM Command Set 3.3.2), source range descriptor format 0 only
+ * (OCFS bit 0): up to FEMU_COPY_MAX_RANGES ranges (MSRC) of the
+ * namespace, each of at most MSSRL blocks and MCL in all, into the
+ * blocks from SDLBA.  Every range and limit is checked and every source
+ * read before anything is written: a refused or failed copy changes
+ * nothing.  The sources are read from the NAND (as Reads, in parallel
+ * from the command's arrival) and the destination written through the
+ * FTL once they are all read, as a Write of the same blocks: C0h counts
+ * these pages as host pages written (the host asked for them), and SMART
+ * counts the blocks as data units written and the command as a host
+ * write command.  A write directive (FDP placement) applies to the
+ * destination as for a Write.
+ */
+uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req)
+{
+    NvmeCopyCmd *copy = (NvmeCopyCmd *)&req->cmd;
+    FemuNamespace *ns = req->ns;
+    uint32_t nr = (uint32_t)copy->nr + 1;
+    uint8_t format = copy->control[0] & 0xf;
+    uint64_t sdlba = le64_to_cpu(copy->sdlba);
+    uint32_t max = femu_copy_max_blocks(n);
+    NvmeCopySourceRangeFormat0_2 range[FEMU_COPY_MAX_RANGES];
+    g_autofree uint8_t *buf = NULL;
+    uint64_t total = 0, len, off = 0;
+    uint32_t pid = FTL_PID_NONE;
+    int64_t end;
+    uint16_t status;
+
+    if (format != NVME_COPY_FORMAT_0) {
+        FEMU_GUEST_ERR(femu_copy_bad_format, format);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (nr > FEMU_COPY_MAX_RANGES) {
+        FEMU_GUEST_ERR(femu_copy_too_big, nr, 0, 0, max);
+        return NVME_CMD_SIZE_LIMIT | NVME_DNR;
+    }
+    status = femu_fdp_write_pid(n, &req->cmd, &pid);
+    if (status) {
+        return status;
+    }
+    status = femu_dma_cmd(n, &req->cmd, (uint8_t *)range,
+                          nr * sizeof(range[0]), false);
+    if (status) {
+        return status;
+    }
+    for (uint32_t i = 0; i < nr; i++) {
+        uint64_t slba = le64_to_cpu(range[i].slba);
+        uint32_t nlb = (uint32_t)le16_to_cpu(range[i].nlb) + 1;
+
+        if (nlb > max) {
+            FEMU_GUEST_ERR(femu_copy_too_big, nr, i, nlb, max);
+            return NVME_CMD_SIZE_LIMIT | NVME_DNR;
+        }
+        status = femu_check_range(ns, slba, nlb);
+        if (status) {
+            return status;
+        }
+        total += nlb;
+        if (total > max) {
+            FEMU_GUEST_ERR(femu_copy_too_big, nr, i, total, max);
+            return NVME_CMD_SIZE_LIMIT | NVME_DNR;
+        }
+    }
+    status = femu_check_range(ns, sdlba, total);
+    if (status) {
+        return status;
+    }
+    len = total << n->lba_shift;
+    buf = g_malloc(len);
+    end = req->due_ns;
+    for (uint32_t i = 0; i < nr; i++) {
+        uint64_t slba = le64_to_cpu(range[i].slba);
+        uint32_t nlb = (uint32_t)le16_to_cpu(range[i].nlb) + 1;
+        uint64_t rlen = (uint64_t)nlb << n->lba_shift;
+
+        req->due_ns = req->arrival_ns;
+        status = femu_media_check(n, req, slba, nlb);
+        femu_nand_read(n, req, slba, nlb, 0);
+        end = MAX(end, req->due_ns);
+        if (status) {
+            req->due_ns = end;
+            return status;
+        }
+        memcpy(buf + off, ns->store.base + (slba << n->lba_shift), rlen);
+        off += rlen;
+    }
+    req->due_ns = end;
+    status = femu_media_write_check(n, req, sdlba, total);
+    if (status) {
+        return status;
+    }
+    memcpy(ns->store.base + (sdlba << n->lba_shift), buf, len);
+    femu_store_mark(&ns->store, sdlba << n->lba_shift, len);
+    femu_uncor_clear(ns, sdlba, total);
+    req->due_ns = end;
+    if (ns->mode->uses_ftl) {
+        int64_t start = end;
+
+        femu_ftl_lock(n);
+        req->due_ns = ftl_write(n->ftl, ns->ftl_base + sdlba, total, pid,
+                                start);
+        if (req->due_ns != (int64_t)FTL_TIME_ERROR) {
+            req->due_ns = ftl_host_costs(n->ftl, true, 0, req->due_ns);
+        }
+        ftl_background_gc(n->ftl, start);
+        femu_capture(n, ns->nsid, FTL_IOTRACE_WRITE, 0, ns->ftl_base + sdlba,
+                     total, pid, start, req->due_ns);
+        qemu_mutex_unlock(&n->ftl_lock);
+        if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
+            req->due_ns = start;
+            return NVME_WRITE_FAULT;
+        }
+    }
+    qatomic_add(&n->bytes_written, len);
+    qatomic_inc(&n->host_write_cmds);
+    qatomic_add(&ns->bytes_written, len);
+    qatomic_inc(&ns->host_write_cmds);
+    femu_io_trace(n, req, sdlba, total);
     return NVME_SUCCESS;
 }
 
@@ -297,6 +735,7 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
     uint16_t status;
 
     req->ns = femu_ns(n, nsid);
+    req->err_lba_valid = false;
     if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
         /* fused operations are not supported (FUSES = 0) */
         FEMU_GUEST_ERR(femu_cmd_fused, req->sq->sqid, le16_to_cpu(cmd->cid));
@@ -345,6 +784,18 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
         case NVME_CMD_IO_MGMT_SEND:
             status = femu_fdp_io_mgmt_send(n, req);
             break;
+        case NVME_CMD_COMPARE:
+            status = req->ns->mode->compare(n, req);
+            break;
+        case NVME_CMD_VERIFY:
+            status = req->ns->mode->verify(n, req);
+            break;
+        case NVME_CMD_WRITE_UNCOR:
+            status = req->ns->mode->write_uncor(n, req);
+            break;
+        case NVME_CMD_COPY:
+            status = req->ns->mode->copy(n, req);
+            break;
         default:
             status = NVME_INVALID_OPCODE | NVME_DNR;
             break;
@@ -354,6 +805,11 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
     if (status && status != FEMU_REQ_MORE) {
         trace_femu_io_err(req->sq->sqid, le16_to_cpu(cmd->cid), cmd->opcode,
                           status);
-        femu_error_record(n, req->sq->sqid, cmd, status);
+        if (req->err_lba_valid) {
+            femu_error_record_lba(n, req->sq->sqid, cmd, status,
+                                  req->err_lba);
+        } else {
+            femu_error_record(n, req->sq->sqid, cmd, status);
+        }
     }
 }

@@ -192,6 +192,8 @@ static void femu_log_smart(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
     s->power_cycles[0] = cpu_to_le64(1);
     s->power_on_hours[0] = cpu_to_le64(hours);
     s->number_of_error_log_entries[0] = cpu_to_le64(femu_error_count(n));
+    /* the controller's: reads that failed on the media (io.c) */
+    s->media_errors[0] = cpu_to_le64(qatomic_read(&n->media_errors));
 }
 
 static void femu_log_fw(FemuCtrl *n, uint8_t *buf)

@@ -227,10 +227,12 @@ static FemuProp femu_dev_rows[] = {
           "location", "no Controller Memory Buffer is offered"),
     FREE_ROW(U16, "oacs", COMPAT, 0,
              "Identify OACS: the optional admin commands reported (a subset "
-             "of 0x108, Directives and Doorbell Buffer Config; 0 = all)"),
+             "of 0x122: Format NVM, Directives, Doorbell Buffer Config; "
+             "0 = all)"),
     FREE_ROW(U16, "oncs", COMPAT, 0,
              "Identify ONCS: the optional I/O commands reported (a subset of "
-             "0x1c, DSM, Write Zeroes and Save/Select in Features; 0 = all)"),
+             "0x1df: Compare, Write Uncorrectable, DSM, Write Zeroes, "
+             "Save/Select in Features, Timestamp, Verify, Copy; 0 = all)"),
     FIXED(BOOL, "sgl", false, "FEMU upstream: Scatter Gather Lists",
           "SGLs are not supported yet: data moves with PRPs"),
     ROW(U16, "vid", DEV(params.vid), FEMU_PCI_VENDOR_ID, 1, 0xfffe,
@@ -312,10 +314,12 @@ static FemuProp femu_dev_rows[] = {
           WHY_RELIABILITY("bad blocks")),
     FIXED(BOOL, "debug_ftl", false, "FEMU upstream: FTL debug printing",
           "use -trace 'femu_*' for the device's trace events"),
-    FIXED(U32, "err_read_unc_ppm", 0, "FEMU upstream: unrecoverable reads "
-          "per million", WHY_RELIABILITY("read error injection")),
-    FIXED(U32, "err_write_fail_ppm", 0, "FEMU upstream: failed programs "
-          "per million", WHY_RELIABILITY("program failure injection")),
+    ROW(U32, "err_read_unc_ppm", DEV(params.err_read_unc_ppm), 0, 0, 1000000,
+        "media reads per million (Read, Compare, Verify, Copy source range) "
+        "that fail with Unrecovered Read Error; 0 = none"),
+    ROW(U32, "err_write_fail_ppm", DEV(params.err_write_fail_ppm), 0, 0,
+        1000000, "media writes per million (Write, Copy) that fail with "
+        "Write Fault, nothing written; 0 = none"),
     FIXED(I32, "fdp_trim_erase_all", 0, "FEMU upstream: test-only FDP "
           "knob (a deallocation resets the whole device)",
           "FEMU upstream's test-only knob is not provided"),

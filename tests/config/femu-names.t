@@ -118,5 +118,10 @@ refuse '^namespace_modes=.*: 2 entries for namespaces=1' femu,namespace_modes=zn
 refuse "^namespace_modes=ssd: 'ssd' is not bbssd, nossd or znssd" femu,namespace_modes=ssd
 refuse '^namespace_modes=znssd: femu_mode=1 says otherwise' femu,femu_mode=1,namespace_modes=znssd
 refuse '^ecc_step_ns=5: FEMU.s ONFI timing breakdown is not modelled' femu,ecc_step_ns=5
-refuse '^oacs=0x2: 0x2 names admin commands not offered here' femu,oacs=2
+refuse '^oacs=0x1: 0x1 names admin commands not offered here' femu,oacs=1
+accept femu,oacs=2
+# injected media errors: FEMU's rates, per million, up to every access
+accept femu,err_read_unc_ppm=1000,err_write_fail_ppm=1000000
+refuse '^err_read_unc_ppm=1000001: must be 0..1000000' femu,err_read_unc_ppm=1000001
+refuse '^err_write_fail_ppm=2000000: must be 0..1000000' femu,err_write_fail_ppm=2000000
 finish

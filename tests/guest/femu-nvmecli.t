@@ -4,8 +4,8 @@
 # --csi, bad offsets, unknown pages), every Get Features FID with each
 # select value, Set Features and read back, defaults after nvme reset,
 # Invalid Command Opcode for what FEMU does not implement (self-test,
-# sanitize, format, firmware, namespace management, Compare, Verify,
-# Copy, reservations, Fabrics Property Get), show-regs, and the I/O
+# sanitize, format, firmware, namespace management, reservations,
+# Fabrics Property Get), show-regs, and the I/O
 # commands on a 512 B and a 4096 B format.  docs/device.md lists the
 # results.  iomem=relaxed lets nvme-cli map BAR0 (show-regs, effects-log
 # without --csi), as on a host booted with it.

@@ -19,8 +19,11 @@ void test_bad_opcodes(void)
         /* 19h/1Ah: Directive Send/Receive, 7Ch: Doorbell Buffer Config,
          * EFh: the vendor's run-time controls */
         0x19, 0x1a, 0x7c, 0xef,
+        /* 80h: Format NVM */
+        0x80,
     };
-    static const uint8_t io_ok[] = { 0x00, 0x01, 0x02, 0x08, 0x09, 0x12, 0x1d };
+    static const uint8_t io_ok[] = { 0x00, 0x01, 0x02, 0x04, 0x05, 0x08, 0x09,
+                                     0x0c, 0x12, 0x19, 0x1d };
     Ctrl *c = ctrl_start("");
 
     for (int opc = 0; opc < 256; opc++) {

@@ -146,6 +146,12 @@ void test_bus_master_reset(void);
 void test_fdp_logs(void);
 void test_fdp_handles128(void);
 void test_fdp_off(void);
+/* femu-cmds.c */
+void test_cmds_media(void);
+void test_cmds_copy(void);
+void test_cmds_inject(void);
+void test_cmds_dulbe(void);
+void test_cmds_format(void);
 void test_fdp(void);
 /* femu-random-commands.c */
 void test_random_commands(void);

@@ -543,7 +543,9 @@ static void fz_admin_cmd(Fz *f, NvmeCmd *cmd)
     } while (opc == NVME_ADM_CMD_CREATE_SQ || opc == NVME_ADM_CMD_CREATE_CQ ||
              opc == NVME_ADM_CMD_DELETE_SQ || opc == NVME_ADM_CMD_DELETE_CQ ||
              opc == NVME_ADM_CMD_ASYNC_EV_REQ ||
-             opc == NVME_ADM_CMD_DBBUF_CONFIG);
+             opc == NVME_ADM_CMD_DBBUF_CONFIG ||
+             /* the block size under the driver (group cmds covers it) */
+             opc == NVME_ADM_CMD_FORMAT_NVM);
     if (opc == NVME_ADM_CMD_GET_LOG_PAGE) {
         fz_log_cmd(f, cmd);
         return;

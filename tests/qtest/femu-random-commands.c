@@ -19,9 +19,11 @@
 void test_random_commands(void)
 {
     /* admin opcodes that would reconfigure the queues this driver polls
-     * (create/delete queue, doorbell buffer) or wait for an event (AER)
-     * are left to the groups above */
-    static const uint8_t admin_skip[] = { 0x00, 0x01, 0x04, 0x05, 0x0c, 0x7c };
+     * (create/delete queue, doorbell buffer), wait for an event (AER) or
+     * change the block size under it (Format NVM) are left to the groups
+     * above */
+    static const uint8_t admin_skip[] = { 0x00, 0x01, 0x04, 0x05, 0x0c, 0x7c,
+                                          0x80 };
     /* a small device, so that random writes reach GC within the run */
     Ctrl *c = ctrl_start("pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,nchs=2,"
                          "luns_per_ch=2,blks_per_pl=32,pgs_per_blk=16,"

@@ -67,5 +67,10 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/zns/reset-all", test_zns_reset_all);
     qtest_add_func("/femu/ns-mgmt", test_ns_mgmt);
     qtest_add_func("/femu/zns-zrwa", test_zns_zrwa);
+    qtest_add_func("/femu/cmds/media", test_cmds_media);
+    qtest_add_func("/femu/cmds/copy", test_cmds_copy);
+    qtest_add_func("/femu/cmds/inject", test_cmds_inject);
+    qtest_add_func("/femu/cmds/dulbe", test_cmds_dulbe);
+    qtest_add_func("/femu/cmds/format", test_cmds_format);
     return g_test_run();
 }

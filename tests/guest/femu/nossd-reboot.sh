@@ -40,5 +40,5 @@ check "NoSSD data survives guest reboot" fio --name=p --filename=/dev/${N}n1 --r
 # reboot: 8 MiB (2048 pages) + the two marker pages = 16400 blocks
 idns() { nvme id-ns /dev/${1}n1 -o json | python3 -c 'import sys, json; j = json.load(sys.stdin); print(j["nsfeat"], j["nuse"] == j["nsze"], j["nuse"])'; }
 v=$(idns $N)
-check "NoSSD: NSFEAT 10h, NUSE = NSZE ($v)" [ "${v% *}" = "16 True" ]
-check "BBSSD: NSFEAT 11h, NUSE 16400 after the reboot ($(idns $S))" [ "$(idns $S)" = "17 False 16400" ]
+check "NoSSD: NSFEAT 14h, NUSE = NSZE ($v)" [ "${v% *}" = "20 True" ]
+check "BBSSD: NSFEAT 15h, NUSE 16400 after the reboot ($(idns $S))" [ "$(idns $S)" = "21 False 16400" ]
