@@ -33,7 +33,7 @@ struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen)
     if (ftl_lines_init(&ftl->ln, cfg->blks_per_pl, ftl->ppl) < 0 ||
         ftl_map_init(ftl) < 0 || ftl_streams_init(ftl) < 0 ||
         ftl_timing_init(ftl) < 0 || ftl_cache_init(ftl) < 0 ||
-        ftl_dftl_init(ftl) < 0) {
+        ftl_dftl_init(ftl) < 0 || ftl_wear_init(ftl) < 0) {
         snprintf(err, errlen,
                  "out of memory for the FTL tables (%llu NAND pages)",
                  (unsigned long long)ftl->nand_pages);
@@ -54,6 +54,7 @@ void ftl_free(struct ftl *ftl)
     ftl_timing_free(ftl);
     ftl_cache_free(ftl);
     ftl_dftl_free(ftl);
+    ftl_wear_free(ftl);
     free(ftl);
 }
 
@@ -97,6 +98,7 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
          (uint64_t)ftl->cfg.nchs * sizeof(uint64_t);
     n += ftl_cache_meta_bytes(ftl);
     n += ftl_dftl_meta_bytes(ftl);
+    n += (uint64_t)ftl->ln.nlines * (sizeof(uint32_t) + 1); /* wear */
     return n;
 }
 
@@ -159,6 +161,10 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
 
     if (nlb == 0) {
         return now_ns;
+    }
+    if (ftl->wear.ro) {
+        /* the spare is used up: the media is read-only */
+        return FTL_TIME_ERROR;
     }
     first = (uint32_t)(slba / ftl->blocks_per_page);
     last = (uint32_t)((slba + nlb - 1) / ftl->blocks_per_page);
@@ -274,6 +280,9 @@ void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
     /* a failure leaves the victim closed; forced GC reports it if it
      * matters */
     (void)ftl_gc_collect(ftl, v, now_ns);
+    if (ftl->cfg.wear_leveling) {
+        ftl_wear_level(ftl, now_ns);
+    }
 }
 
 void ftl_set_gc_delay(struct ftl *ftl, bool on)
@@ -378,7 +387,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
 {
     const struct ftl_lines *ln = &ftl->ln;
     uint64_t valid_total = 0, mapped = 0, tpages = 0;
-    uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0;
+    uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0, nbad = 0;
 
     for (uint32_t lpn = 0; lpn < ftl->lpages; lpn++) {
         uint32_t ppa = ftl_map_get(ftl, lpn);
@@ -446,6 +455,13 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
         case FTL_LINE_OPEN:
             nopen++;
             break;
+        case FTL_LINE_BAD:
+            nbad++;
+            if (v || !ftl->wear.bad[id]) {
+                BAD("retired line %u holds %u valid pages (kind %u)", id, v,
+                    ftl->wear.bad[id]);
+            }
+            break;
         default:
             BAD("line %u in state %u outside GC", id, l->state);
         }
@@ -455,6 +471,9 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
             "translation pages (%u written)", (unsigned long long)valid_total,
             (unsigned long long)mapped, (unsigned long long)tpages,
             ftl->dftl.on_nand);
+    }
+    if (nbad != ftl->wear.retired) {
+        BAD("%u retired lines, %u counted", nbad, ftl->wear.retired);
     }
     if (nfree != ln->nfree || ncand != ln->nclosed) {
         BAD("line counts: %u free (list %u), %u candidates (index %u)", nfree,

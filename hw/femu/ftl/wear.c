@@ -1,0 +1,294 @@
+/*
+ * FEMU BlackBox FTL: wear, bad blocks and static wear leveling.
+ *
+ * GC erases a victim line block by block, every block of the line at
+ * once, so the erase count of a line is the erase count of each of its
+ * blocks: one count per line is the per-block count.  A line is the unit
+ * of placement (a superblock: block `id` of every plane), so a line that
+ * holds a bad block is retired whole, the other blocks with it; this FTL
+ * does not rebuild superblocks from spare blocks.
+ *
+ * - Factory bad blocks (nand_bad_blocks): that many distinct blocks of
+ *   the NAND, drawn from seed with a generator of their own (the GC
+ *   policies' RNG is not touched); their lines never enter the free queue.
+ * - Grown bad blocks: a line erased pe_cycles times has reached its rated
+ *   endurance; it is retired at its next erase (GC has relocated its valid
+ *   pages by then), and its blocks count as grown bad blocks.
+ * - Retired lines stay "in use": the spare is the number of lines that
+ *   can be retired while the GC reserve rule still holds
+ *   (ftl_cfg_spare_lines, docs/ftl-reserve.md).  A factory set beyond it
+ *   is refused at start-up; once grown bad blocks take more than it, GC
+ *   can no longer guarantee a free line and the FTL turns read-only.
+ * - Static wear leveling (wear_leveling=on): after background GC, when a
+ *   line was erased since the last look and the spread between the most
+ *   and the least erased usable line passes wl_threshold, the closed line
+ *   with the fewest erases is collected like a GC victim: its cold data
+ *   moves to the GC write pointer and its little-worn block goes back to
+ *   the free queue, where writes reach it.
+ *
+ * Copyright (c) 2026 FEMU developers
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftl-int.h"
+
+static uint64_t total_blocks(const struct ftl_config *c)
+{
+    return (uint64_t)c->nchs * c->luns_per_ch * c->pls_per_lun *
+           c->blks_per_pl;
+}
+
+/*
+ * Draw cfg's factory bad blocks: block b is block b % lines of plane
+ * b / lines, so its line is b % lines.  line_bad (lines entries, may be
+ * NULL) gets FTL_BAD_FACTORY for each line hit.  Returns the lines hit,
+ * or -1 out of memory.
+ */
+static int64_t draw_factory(const struct ftl_config *c, uint8_t *line_bad)
+{
+    uint64_t nblk = total_blocks(c);
+    uint32_t nlines = c->blks_per_pl;
+    uint64_t *bits;
+    uint8_t *hit;
+    uint64_t s = c->seed * UINT64_C(0xD1B54A32D192ED03) ^
+                 UINT64_C(0x6261646221626c6b);   /* "badb!blk" */
+    int64_t nhit = 0;
+
+    if (c->nand_bad_blocks == 0) {
+        return 0;
+    }
+    bits = calloc((nblk + 63) / 64, sizeof(*bits));
+    hit = calloc(nlines, 1);
+    if (!bits || !hit) {
+        free(bits);
+        free(hit);
+        return -1;
+    }
+    if (s == 0) {
+        s = 1;
+    }
+    for (uint32_t k = 0; k < c->nand_bad_blocks; k++) {
+        uint64_t b;
+
+        /* distinct blocks: draw again on a repeat (nand_bad_blocks is at
+         * most the spare's blocks, a small share of the NAND) */
+        do {
+            b = ftl_rng_next(&s) % nblk;
+        } while ((bits[b >> 6] >> (b & 63)) & 1);
+        bits[b >> 6] |= UINT64_C(1) << (b & 63);
+        if (!hit[b % nlines]) {
+            hit[b % nlines] = 1;
+            nhit++;
+            if (line_bad) {
+                line_bad[b % nlines] = FTL_BAD_FACTORY;
+            }
+        }
+    }
+    free(bits);
+    free(hit);
+    return nhit;
+}
+
+int ftl_wear_check(const struct ftl_config *c, char *err, size_t errlen)
+{
+    uint32_t spare, bpl = c->nchs * c->luns_per_ch * c->pls_per_lun;
+    int64_t hit;
+
+    if (c->pe_cycles == 0) {
+        snprintf(err, errlen, "pe_cycles=0: must be at least 1");
+        return -1;
+    }
+    if (c->wl_threshold == 0) {
+        snprintf(err, errlen, "wl_threshold=0: must be at least 1");
+        return -1;
+    }
+    if (c->nand_bad_blocks == 0) {
+        return 0;
+    }
+    spare = ftl_cfg_spare_lines(c);
+    if ((uint64_t)c->nand_bad_blocks > (uint64_t)spare * bpl) {
+        snprintf(err, errlen, "nand_bad_blocks=%u exceeds the spare: %u "
+                 "lines of %u blocks may be retired before GC runs out of "
+                 "room (use more op_pcent or fewer bad blocks)",
+                 c->nand_bad_blocks, spare, bpl);
+        return -1;
+    }
+    hit = draw_factory(c, NULL);
+    if (hit < 0) {
+        snprintf(err, errlen, "nand_bad_blocks=%u: out of memory placing "
+                 "them", c->nand_bad_blocks);
+        return -1;
+    }
+    if (hit > spare) {
+        snprintf(err, errlen, "nand_bad_blocks=%u exceeds the spare: they "
+                 "fall in %lld lines (each retired whole) but only %u lines "
+                 "may be retired before GC runs out of room (use more "
+                 "op_pcent or fewer bad blocks)", c->nand_bad_blocks,
+                 (long long)hit, spare);
+        return -1;
+    }
+    return 0;
+}
+
+int ftl_wear_init(struct ftl *ftl)
+{
+    struct ftl_wear *w = &ftl->wear;
+    struct ftl_lines *ln = &ftl->ln;
+    uint32_t n = ln->nlines, k = 0;
+
+    memset(w, 0, sizeof(*w));
+    w->erases = calloc(n, sizeof(*w->erases));
+    w->bad = calloc(n, sizeof(*w->bad));
+    if (!w->erases || !w->bad || draw_factory(&ftl->cfg, w->bad) < 0) {
+        return -1;
+    }
+    w->spare_lines = ftl_cfg_spare_lines(&ftl->cfg);
+    w->factory_blocks = ftl->cfg.nand_bad_blocks;
+    /* the free queue keeps the good lines in their order */
+    for (uint32_t i = 0; i < n; i++) {
+        if (w->bad[i]) {
+            ln->line[i].state = FTL_LINE_BAD;
+            w->retired++;
+        } else {
+            ln->freeq[k++] = i;
+        }
+    }
+    ln->free_head = 0;
+    ln->nfree = k;
+    return 0;
+}
+
+void ftl_wear_free(struct ftl *ftl)
+{
+    free(ftl->wear.erases);
+    free(ftl->wear.bad);
+    ftl->wear.erases = NULL;
+    ftl->wear.bad = NULL;
+}
+
+void ftl_wear_erased(struct ftl *ftl, uint32_t id)
+{
+    struct ftl_wear *w = &ftl->wear;
+    struct ftl_line *l = &ftl->ln.line[id];
+
+    w->erase_events++;
+    if (w->erases[id] < ftl->cfg.pe_cycles) {
+        w->erases[id]++;
+        ftl_line_put_free(&ftl->ln, id);
+        return;
+    }
+    /* worn out: the erase fails, the line leaves placement */
+    l->state = FTL_LINE_BAD;
+    l->vpc = 0;
+    l->is_gc = 0;
+    l->owner = 0;
+    w->bad[id] = FTL_BAD_GROWN;
+    w->grown_blocks += ftl->blks_per_line;
+    w->retired++;
+    if (w->retired > w->spare_lines) {
+        w->ro = true;
+    }
+}
+
+void ftl_wear_level(struct ftl *ftl, uint64_t now)
+{
+    struct ftl_wear *w = &ftl->wear;
+    struct ftl_lines *ln = &ftl->ln;
+    uint32_t max = 0, min = UINT32_MAX, cold = FTL_NONE;
+
+    if (w->erase_events == w->wl_seen || w->ro) {
+        return;
+    }
+    w->wl_seen = w->erase_events;
+    /* room to relocate a whole line below the forced-GC threshold */
+    if (ftl_used_lines(ftl) + 1 >= ftl->thres_high_lines) {
+        return;
+    }
+    for (uint32_t i = 0; i < ln->nlines; i++) {
+        uint32_t e = w->erases[i];
+
+        if (ln->line[i].state == FTL_LINE_BAD) {
+            continue;
+        }
+        max = e > max ? e : max;
+        min = e < min ? e : min;
+        if (ln->line[i].state == FTL_LINE_CLOSED &&
+            (cold == FTL_NONE || e < w->erases[cold])) {
+            cold = i;
+        }
+    }
+    if (cold == FTL_NONE || max - min <= ftl->cfg.wl_threshold ||
+        max - w->erases[cold] <= ftl->cfg.wl_threshold) {
+        return;
+    }
+    if (ftl_gc_collect(ftl, cold, now) == 0) {
+        w->wl_moves++;
+    }
+}
+
+bool ftl_read_only(const struct ftl *ftl)
+{
+    return ftl->wear.ro;
+}
+
+uint32_t ftl_line_erases(const struct ftl *ftl, uint32_t id)
+{
+    return id < ftl->ln.nlines ? ftl->wear.erases[id] : 0;
+}
+
+void ftl_get_wear(const struct ftl *ftl, struct ftl_wear_info *out)
+{
+    const struct ftl_wear *w = &ftl->wear;
+    uint32_t n = 0;
+    uint64_t isum = 0;
+    double sum = 0, sq = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->erase_min = UINT32_MAX;
+    /* the lines placement used or uses: not the factory bad ones */
+    for (uint32_t i = 0; i < ftl->ln.nlines; i++) {
+        uint32_t e = w->erases[i];
+
+        if (w->bad[i] == FTL_BAD_FACTORY) {
+            continue;
+        }
+        n++;
+        isum += e;
+        sum += e;
+        sq += (double)e * e;
+        out->erase_min = e < out->erase_min ? e : out->erase_min;
+        out->erase_max = e > out->erase_max ? e : out->erase_max;
+    }
+    if (n == 0) {
+        out->erase_min = 0;
+    } else {
+        double var;
+
+        out->erase_mean = sum / n;
+        var = sq / n - out->erase_mean * out->erase_mean;
+        out->erase_stddev = var > 0 ? sqrt(var) : 0;
+    }
+    /* SMART Percentage Used: may exceed 100, 255 stands for more */
+    if (n) {
+        uint64_t pct = isum * 100 / ((uint64_t)n * ftl->cfg.pe_cycles);
+        out->pct_used = pct > 255 ? 255 : (uint32_t)pct;
+    }
+    out->factory_bad_blocks = w->factory_blocks;
+    out->grown_bad_blocks = w->grown_blocks;
+    out->retired_lines = w->retired;
+    out->spare_lines = w->spare_lines;
+    if (w->spare_lines == 0) {
+        out->spare_pcent = w->retired ? 0 : 100;
+    } else if (w->retired >= w->spare_lines) {
+        out->spare_pcent = 0;
+    } else {
+        out->spare_pcent = (uint32_t)((uint64_t)(w->spare_lines - w->retired)
+                                      * 100 / w->spare_lines);
+    }
+    out->read_only = w->ro;
+    out->wl_lines_moved = w->wl_moves;
+}
