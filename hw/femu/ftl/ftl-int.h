@@ -253,6 +253,9 @@ void ftl_lines_free(struct ftl_lines *ln);
 /* Take the oldest free line; FTL_NONE when none is left. */
 uint32_t ftl_line_take_free(struct ftl_lines *ln);
 void ftl_line_put_free(struct ftl_lines *ln, uint32_t id);
+/* Take free line id out of the queue (others keep their order); -1 when
+ * it is not free. */
+int ftl_line_take_free_id(struct ftl_lines *ln, uint32_t id);
 /* Make an open line a victim candidate. */
 void ftl_line_close(struct ftl_lines *ln, uint32_t id, uint64_t clock);
 /* Remove a closed line from the candidate indexes (it becomes VICTIM). */

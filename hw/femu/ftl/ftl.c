@@ -265,7 +265,8 @@ void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
 {
     uint32_t v;
 
-    if (ftl_used_lines(ftl) < ftl->thres_lines) {
+    /* read-only media: nothing is written, nothing to reclaim */
+    if (ftl_used_lines(ftl) < ftl->thres_lines || ftl->wear.ro) {
         return;
     }
     v = ftl_gc_pick_victim(ftl);

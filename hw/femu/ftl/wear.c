@@ -20,11 +20,12 @@
  *   is refused at start-up; once grown bad blocks take more than it, GC
  *   can no longer guarantee a free line and the FTL turns read-only.
  * - Static wear leveling (wear_leveling=on): after background GC, when a
- *   line was erased since the last look and the spread between the most
- *   and the least erased usable line passes wl_threshold, the closed line
- *   with the fewest erases is collected like a GC victim: its cold data
- *   moves to the GC write pointer and its little-worn block goes back to
- *   the free queue, where writes reach it.
+ *   line was erased since the last look and the most erased free line has
+ *   more than wl_threshold erases over the least erased line holding data
+ *   (closed), the two swap: the data moves page for page into the worn
+ *   line, which then rests holding cold data, and the little-worn line is
+ *   erased and goes back to the free queue, where the host's writes reach
+ *   it.  The copies count as GC copies (WAF).
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -104,6 +105,11 @@ int ftl_wear_check(const struct ftl_config *c, char *err, size_t errlen)
     }
     if (c->wl_threshold == 0) {
         snprintf(err, errlen, "wl_threshold=0: must be at least 1");
+        return -1;
+    }
+    if (c->wear_leveling && c->mapping == FTL_MAP_DFTL) {
+        snprintf(err, errlen, "wear_leveling=on: not with mapping=dftl "
+                 "(translation pages are not moved by wear leveling)");
         return -1;
     }
     if (c->nand_bad_blocks == 0) {
@@ -194,40 +200,89 @@ void ftl_wear_erased(struct ftl *ftl, uint32_t id)
     }
 }
 
+/*
+ * Swap: the valid pages of closed line cold go to the same places of
+ * free line worn, which closes holding them (and rests); cold is erased
+ * and freed.  The copies count as GC copies (they are in the WAF).
+ */
+static void wl_swap(struct ftl *ftl, uint32_t cold, uint32_t worn,
+                    uint64_t now)
+{
+    struct ftl_lines *ln = &ftl->ln;
+    struct ftl_line *lc = &ln->line[cold], *lw = &ln->line[worn];
+    uint32_t cbase = cold * ftl->ppl, wbase = worn * ftl->ppl;
+    bool timed = ftl->tm.gc_delay;
+    uint32_t moved = 0;
+
+    ftl_line_unclose(ln, cold);
+    (void)ftl_line_take_free_id(ln, worn);
+    lw->owner = lc->owner;
+    lw->is_gc = 1;
+    for (uint32_t seq = 0; seq < ftl->ppl && lc->vpc > 0; seq++) {
+        uint32_t lpn;
+
+        if (!ftl_page_valid(ftl, cbase + seq)) {
+            continue;
+        }
+        lpn = ftl->rmap[cbase + seq];
+        if (timed) {
+            uint32_t lun = ftl_mod32(&ftl->div_nluns, seq);
+            uint64_t t = ftl_nand_read(&ftl->tm, lun, ftl_seq_pg(ftl, seq),
+                                       now);
+            (void)ftl_nand_prog(&ftl->tm, lun, ftl_seq_pg(ftl, seq), t);
+        }
+        ftl_page_set_invalid(ftl, cbase + seq);
+        lc->vpc--;
+        ftl_map_put(ftl, lpn, wbase + seq);
+        ftl->rmap[wbase + seq] = lpn;
+        ftl_page_set_valid(ftl, wbase + seq);
+        lw->vpc++;
+        moved++;
+    }
+    ftl->clock += moved;
+    ftl->ctr.gc_pages_moved += moved;
+    ftl->ctr.fdp_mbmw += (uint64_t)moved * ftl->page_bytes;
+    ftl_line_close(ln, worn, lc->close_clock);
+    if (timed) {
+        for (uint32_t g = 0; g < ftl->nluns; g++) {
+            ftl_nand_erase(&ftl->tm, g, now);
+        }
+    }
+    ftl->ctr.blocks_erased += ftl->blks_per_line;
+    ftl->ctr.fdp_mbe += (uint64_t)ftl->ppl * ftl->page_bytes;
+    ftl_wear_erased(ftl, cold);
+}
+
 void ftl_wear_level(struct ftl *ftl, uint64_t now)
 {
     struct ftl_wear *w = &ftl->wear;
     struct ftl_lines *ln = &ftl->ln;
-    uint32_t max = 0, min = UINT32_MAX, cold = FTL_NONE;
+    uint32_t cold = FTL_NONE, worn = FTL_NONE;
 
     if (w->erase_events == w->wl_seen || w->ro) {
         return;
     }
     w->wl_seen = w->erase_events;
-    /* room to relocate a whole line below the forced-GC threshold */
-    if (ftl_used_lines(ftl) + 1 >= ftl->thres_high_lines) {
-        return;
-    }
+    /* the least erased line holding data, the most erased free line */
     for (uint32_t i = 0; i < ln->nlines; i++) {
         uint32_t e = w->erases[i];
 
-        if (ln->line[i].state == FTL_LINE_BAD) {
-            continue;
-        }
-        max = e > max ? e : max;
-        min = e < min ? e : min;
         if (ln->line[i].state == FTL_LINE_CLOSED &&
             (cold == FTL_NONE || e < w->erases[cold])) {
             cold = i;
         }
+        if (ln->line[i].state == FTL_LINE_FREE &&
+            (worn == FTL_NONE || e > w->erases[worn])) {
+            worn = i;
+        }
     }
-    if (cold == FTL_NONE || max - min <= ftl->cfg.wl_threshold ||
-        max - w->erases[cold] <= ftl->cfg.wl_threshold) {
+    if (cold == FTL_NONE || worn == FTL_NONE ||
+        w->erases[worn] <= w->erases[cold] ||
+        w->erases[worn] - w->erases[cold] <= ftl->cfg.wl_threshold) {
         return;
     }
-    if (ftl_gc_collect(ftl, cold, now) == 0) {
-        w->wl_moves++;
-    }
+    wl_swap(ftl, cold, worn, now);
+    w->wl_moves++;
 }
 
 bool ftl_read_only(const struct ftl *ftl)
