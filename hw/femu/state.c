@@ -201,6 +201,7 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     ftl_set_delay_mode(ftl, FTL_DELAY_CONFIGURED);
     ftl_free(n->ftl);
     n->ftl = ftl;
+    n->media_ro = ftl_read_only(ftl);
     trace_femu_state_load(n->params.state_path, chunks, get_clock() - t0);
     return true;
 

@@ -91,7 +91,28 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
     uint64_t trans_pages_programmed;
     uint64_t map_cache_hits;
     uint64_t map_cache_misses;
-    uint8_t rsvd96[FEMU_VENDOR_LOG_SIZE - 96];
+    /*
+     * Wear and bad blocks since the NAND was new (not reset by
+     * FEMU_CTRL_RESET_COUNTERS; docs/reliability.md): erase counts of the
+     * blocks placement uses, the rated P/E cycles, SMART's Percentage
+     * Used and Available Spare, the bad blocks, the spare in lines
+     * (superblocks) and the lines retired, read-only media (1), the
+     * lines static wear leveling moved.  0 without an FTL.
+     */
+    uint32_t erase_count_min;
+    uint32_t erase_count_max;
+    uint64_t erase_count_mean_x1000;
+    uint32_t pe_cycles;
+    uint32_t factory_bad_blocks;
+    uint32_t grown_bad_blocks;
+    uint32_t spare_lines;
+    uint32_t retired_lines;
+    uint8_t percentage_used;
+    uint8_t available_spare;
+    uint8_t read_only;
+    uint8_t rsvd135;
+    uint64_t wl_lines_moved;
+    uint8_t rsvd144[FEMU_VENDOR_LOG_SIZE - 144];
 } FemuLogFtl;
 
 /*
@@ -169,6 +190,18 @@ FEMU_ABI_AT(FemuLogFtl, trans_pages_read, 64);
 FEMU_ABI_AT(FemuLogFtl, trans_pages_programmed, 72);
 FEMU_ABI_AT(FemuLogFtl, map_cache_hits, 80);
 FEMU_ABI_AT(FemuLogFtl, map_cache_misses, 88);
+FEMU_ABI_AT(FemuLogFtl, erase_count_min, 96);
+FEMU_ABI_AT(FemuLogFtl, erase_count_max, 100);
+FEMU_ABI_AT(FemuLogFtl, erase_count_mean_x1000, 104);
+FEMU_ABI_AT(FemuLogFtl, pe_cycles, 112);
+FEMU_ABI_AT(FemuLogFtl, factory_bad_blocks, 116);
+FEMU_ABI_AT(FemuLogFtl, grown_bad_blocks, 120);
+FEMU_ABI_AT(FemuLogFtl, spare_lines, 124);
+FEMU_ABI_AT(FemuLogFtl, retired_lines, 128);
+FEMU_ABI_AT(FemuLogFtl, percentage_used, 132);
+FEMU_ABI_AT(FemuLogFtl, available_spare, 133);
+FEMU_ABI_AT(FemuLogFtl, read_only, 134);
+FEMU_ABI_AT(FemuLogFtl, wl_lines_moved, 136);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");
