@@ -282,10 +282,10 @@ static void expect_refused(const struct ftl_config *c, const uint8_t *b,
 }
 
 /* Bytes of the version 3 wear block that ends the FTL section's payload
- * (docs/state.md): 45 fixed, then 5 per line. */
+ * (docs/state.md): 46 fixed, then 5 per line. */
 static size_t wear_len(const struct ftl_config *c)
 {
-    return 45 + 5 * (size_t)c->blks_per_pl;
+    return 46 + 5 * (size_t)c->blks_per_pl;
 }
 
 /* the FTL section's CRC after a change of its payload */

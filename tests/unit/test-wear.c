@@ -246,7 +246,10 @@ static void test_grown_read_only(void)
     CHECK(ftl_read_only(f));
     CHECK_EQ(w.spare_pcent, 0);
     CHECK(spare_drops >= 2);
-    CHECK_EQ(w.retired_lines, w.spare_lines + 1);
+    /* past the spare, or at it when a line retired inside forced GC
+     * left no free line */
+    CHECK(w.retired_lines >= w.spare_lines &&
+          w.retired_lines <= w.spare_lines + 1);
     CHECK_EQ(w.grown_bad_blocks, w.retired_lines * f->blks_per_line);
     CHECK(w.pct_used >= 90);
     CHECK_INVARIANTS(f);

@@ -406,6 +406,9 @@ void ftl_wear_free(struct ftl *ftl);
 /* GC erased victim line id (its valid pages are elsewhere now): count
  * the erase and free it, or retire it when worn out. */
 void ftl_wear_erased(struct ftl *ftl, uint32_t id);
+/* A host write found no free line: with lines retired, the spare is
+ * used up and the FTL turns read-only. */
+void ftl_wear_write_failed(struct ftl *ftl);
 /* Static wear leveling after background GC (wear_leveling=on). */
 void ftl_wear_level(struct ftl *ftl, uint64_t now);
 

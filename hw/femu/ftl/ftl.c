@@ -178,6 +178,7 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
 
         if (ftl_used_lines(ftl) >= ftl->thres_high_lines &&
             ftl_gc_forced(ftl, now_ns) < 0) {
+            ftl_wear_write_failed(ftl);
             return FTL_TIME_ERROR;
         }
         if (ftl->dftl.ntp) {
@@ -200,6 +201,7 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         }
         ppa = ftl_stream_program(ftl, si, true, now_ns, &t);
         if (ppa == FTL_NONE) {
+            ftl_wear_write_failed(ftl);
             return FTL_TIME_ERROR;
         }
         if (ftl->rc.cap) {

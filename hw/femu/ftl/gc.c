@@ -195,8 +195,13 @@ int ftl_gc_forced(struct ftl *ftl, uint64_t now)
     while (ftl_used_lines(ftl) >= ftl->thres_high_lines) {
         /* candidates all hold an invalid page: each collection frees
          * something (none left: nothing is reclaimable) */
-        uint32_t v = ftl_gc_pick_victim(ftl);
+        uint32_t v;
 
+        if (ftl->wear.ro) {
+            /* read-only media (wear.c): worn-out lines took the spare */
+            return -1;
+        }
+        v = ftl_gc_pick_victim(ftl);
         if (v == FTL_NONE || ftl_gc_collect(ftl, v, now) < 0) {
             return -1;
         }

@@ -302,7 +302,7 @@ static uint32_t nstreams(const struct ftl *ftl)
 /*
  * Format version 3 appends wear and bad blocks after the mapping table:
  * the wear properties (pe_cycles, nand_bad_blocks, wear_leveling,
- * wl_threshold), the retirement counts, the erase and wear-leveling
+ * wl_threshold), the retirement counts, read-only, the erase and wear-leveling
  * counts, then per line its erase count and why it is retired (0 good,
  * 1 factory, 2 grown).  A version 1 or 2 file has none of it: every
  * count is 0 and no line is retired.
@@ -317,6 +317,7 @@ static void wear_payload(struct state_writer *w, const struct ftl *ftl)
     w_u32(w, ftl->cfg.wl_threshold);
     w_u32(w, wr->retired);
     w_u32(w, wr->grown_blocks);
+    w_u8(w, wr->ro);
     w_u64(w, wr->erase_events);
     w_u64(w, wr->wl_seen);
     w_u64(w, wr->wl_moves);
@@ -329,7 +330,7 @@ static void wear_payload(struct state_writer *w, const struct ftl *ftl)
 /* Bytes wear_payload writes (what a version 3 file adds). */
 static uint64_t wear_bytes(const struct ftl *ftl)
 {
-    return 4 + 4 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 5ull * ftl->ln.nlines;
+    return 4 + 4 + 1 + 4 + 4 + 4 + 1 + 8 + 8 + 8 + 5ull * ftl->ln.nlines;
 }
 
 /* The FTL section's payload (also run with w->f == NULL to size it). */
@@ -1064,6 +1065,7 @@ static int wear_read(struct state_reader *r, struct ftl *ftl,
     (void)r_u32(r);         /* wl_threshold */
     w->retired = r_u32(r);
     w->grown_blocks = r_u32(r);
+    w->ro = r_u8(r) != 0;
     w->erase_events = r_u64(r);
     w->wl_seen = r_u64(r);
     w->wl_moves = r_u64(r);
@@ -1082,7 +1084,10 @@ static int wear_read(struct state_reader *r, struct ftl *ftl,
         w->wl_seen > w->erase_events) {
         ret = -1;
     }
-    w->ro = w->retired > w->spare_lines;
+    /* read-only past the spare, and only with lines retired */
+    if ((w->retired > w->spare_lines && !w->ro) || (w->ro && !w->retired)) {
+        ret = -1;
+    }
     return ret;
 }
 

@@ -18,7 +18,10 @@
  *   can be retired while the GC reserve rule still holds
  *   (ftl_cfg_spare_lines, docs/ftl-reserve.md).  A factory set beyond it
  *   is refused at start-up; once grown bad blocks take more than it, GC
- *   can no longer guarantee a free line and the FTL turns read-only.
+ *   can no longer guarantee a free line and the FTL turns read-only.  A
+ *   line retired inside forced GC does not give back the line its
+ *   relocation opened, so a host write may find no free line a little
+ *   earlier: with lines retired, that also ends the spare (read-only).
  * - Static wear leveling (wear_leveling=on): after background GC, when a
  *   line was erased since the last look and the most erased free line has
  *   more than wl_threshold erases over the least erased line holding data
@@ -253,6 +256,18 @@ static void wl_swap(struct ftl *ftl, uint32_t cold, uint32_t worn,
     ftl_wear_erased(ftl, cold);
 }
 
+void ftl_wear_write_failed(struct ftl *ftl)
+{
+    /*
+     * A line retired inside forced GC gives back no free line for the one
+     * its relocation opened, so GC may run out of free lines before the
+     * retired lines pass the spare: that is the end of the spare too.
+     */
+    if (ftl->wear.retired > 0) {
+        ftl->wear.ro = true;
+    }
+}
+
 void ftl_wear_level(struct ftl *ftl, uint64_t now)
 {
     struct ftl_wear *w = &ftl->wear;
@@ -336,7 +351,9 @@ void ftl_get_wear(const struct ftl *ftl, struct ftl_wear_info *out)
     out->grown_bad_blocks = w->grown_blocks;
     out->retired_lines = w->retired;
     out->spare_lines = w->spare_lines;
-    if (w->spare_lines == 0) {
+    if (w->ro) {
+        out->spare_pcent = 0;
+    } else if (w->spare_lines == 0) {
         out->spare_pcent = w->retired ? 0 : 100;
     } else if (w->retired >= w->spare_lines) {
         out->spare_pcent = 0;
