@@ -33,7 +33,6 @@
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,6 +309,25 @@ uint32_t ftl_line_erases(const struct ftl *ftl, uint32_t id)
     return id < ftl->ln.nlines ? ftl->wear.erases[id] : 0;
 }
 
+/* Square root of v >= 0 by Newton's method (no libm: the fuzz and
+ * replay builds link the library without it). */
+static double sqrt_newton(double v)
+{
+    double x = v > 1 ? v : 1;
+
+    if (v <= 0) {
+        return 0;
+    }
+    for (int i = 0; i < 200; i++) {
+        double nx = (x + v / x) / 2;
+        if (nx >= x) {
+            break;
+        }
+        x = nx;
+    }
+    return x;
+}
+
 void ftl_get_wear(const struct ftl *ftl, struct ftl_wear_info *out)
 {
     const struct ftl_wear *w = &ftl->wear;
@@ -340,7 +358,7 @@ void ftl_get_wear(const struct ftl *ftl, struct ftl_wear_info *out)
 
         out->erase_mean = sum / n;
         var = sq / n - out->erase_mean * out->erase_mean;
-        out->erase_stddev = var > 0 ? sqrt(var) : 0;
+        out->erase_stddev = sqrt_newton(var);
     }
     /* SMART Percentage Used: may exceed 100, 255 stands for more */
     if (n) {
