@@ -205,7 +205,6 @@ static void femu_log_smart(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
     uint64_t *wc = ns ? &ns->host_write_cmds : &n->host_write_cmds;
     uint64_t hours = (get_clock() - n->start_ns) / NANOSECONDS_PER_SECOND /
                      3600;
-
     struct ftl_wear_info w = { .spare_pcent = 100 };
 
     if (femu_temp_warning(n)) {
