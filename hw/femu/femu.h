@@ -559,6 +559,10 @@ struct FemuCtrl {
     /* per-I/O logging (0xEF codes 6/7): trace event femu_io_log */
     bool io_log;
 
+    /* the FTL's spare is used up (ftl_read_only): writes fail before they
+     * touch the store; set once seen (atomic), never cleared */
+    bool media_ro;
+
     /* I/O capture (io_trace=, capture.c): the writer and the time base
      * are used under ftl_lock; capture_on is read without it */
     struct ftl_iotrace_writer *capture;

@@ -281,6 +281,12 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         FEMU_GUEST_ERR(femu_io_too_long, len, n->max_xfer);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
+    if (is_write && req->ns->mode->uses_ftl && qatomic_read(&n->media_ro)) {
+        /* read-only media (SMART Critical Warning bit 3): the data is
+         * not committed, Write Fault as for any write the media refuses */
+        trace_femu_io_media_read_only(le64_to_cpu(rw->slba), nlb);
+        return NVME_WRITE_FAULT;
+    }
     if (is_write) {
         status = femu_fdp_write_pid(n, &req->cmd, &pid);
         if (status) {
@@ -338,6 +344,12 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
                      is_write ? FTL_IOTRACE_WRITE : FTL_IOTRACE_READ, 0,
                      req->ns->ftl_base + slba, nlb, is_write ? pid : 0, start,
                      req->due_ns);
+        if (is_write && ftl_read_only(n->ftl) &&
+            !qatomic_read(&n->media_ro)) {
+            /* worn-out blocks took the last of the spare */
+            qatomic_set(&n->media_ro, true);
+            trace_femu_media_read_only();
+        }
         qemu_mutex_unlock(&n->ftl_lock);
         if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
             /* no free line could be made: a write fault, never a crash */
@@ -421,6 +433,10 @@ uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req)
 
     if (status) {
         return status;
+    }
+    if (req->ns->mode->uses_ftl && qatomic_read(&n->media_ro)) {
+        trace_femu_io_media_read_only(slba, nlb);
+        return NVME_WRITE_FAULT;
     }
     femu_unmap(n, req->ns, slba, nlb, FTL_IOTRACE_WRITE_ZEROES,
                req->arrival_ns);

@@ -2,7 +2,8 @@
  * FEMU: Get Log Page (NVMe 2.0 base spec 5.16).
  *
  * Pages: 01h error information, 02h SMART / health, 03h firmware slot,
- * 05h commands supported and effects, the vendor pages C0h (FTL
+ * 05h commands supported and effects, 09h endurance group information
+ * (with FDP's endurance group), the vendor pages C0h (FTL
  * counters) and C1h (completion lateness), laid out in
  * include/hw/femu/femu-abi.h and described in docs/log-pages.md, BFh
  * changed zone list (femu_mode=3, CSI 02h, zns.c) and the FDP pages
@@ -166,6 +167,33 @@ static uint64_t femu_data_units(uint64_t bytes)
     return DIV_ROUND_UP(bytes / 512, 1000);
 }
 
+/* Available Spare Threshold, percent (SMART byte 4, log 09h byte 4) */
+#define FEMU_SPARE_THRESHOLD 10
+
+/*
+ * The media's wear (hw/femu/ftl/wear.c; docs/reliability.md): the FTL's,
+ * which every BlackBox namespace shares.  false without an FTL (NoSSD,
+ * zoned): nothing wears there, spare 100%, nothing used.
+ */
+static bool femu_wear(FemuCtrl *n, struct ftl_wear_info *w)
+{
+    if (!n->ftl) {
+        return false;
+    }
+    femu_ftl_lock_main(n);
+    ftl_get_wear(n->ftl, w);
+    qemu_mutex_unlock(&n->ftl_lock);
+    return true;
+}
+
+/* Critical Warning bits of the wear: spare below the threshold (bit 0),
+ * media read-only (bit 3); the same bits in both pages. */
+static uint8_t femu_wear_warning(const struct ftl_wear_info *w)
+{
+    return (w->spare_pcent < FEMU_SPARE_THRESHOLD ? NVME_SMART_SPARE : 0) |
+           (w->read_only ? NVME_SMART_MEDIA_READ_ONLY : 0);
+}
+
 /* SMART / Health: the controller's, or with an NSID that namespace's
  * data units and commands (LPA bit 0) */
 static void femu_log_smart(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
@@ -177,13 +205,27 @@ static void femu_log_smart(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
     uint64_t *wc = ns ? &ns->host_write_cmds : &n->host_write_cmds;
     uint64_t hours = (get_clock() - n->start_ns) / NANOSECONDS_PER_SECOND /
                      3600;
+    struct ftl_wear_info w = { .spare_pcent = 100 };
 
     if (femu_temp_warning(n)) {
         s->critical_warning |= NVME_SMART_TEMPERATURE;
     }
     s->temperature = cpu_to_le16(n->temperature);
     s->available_spare = 100;
-    s->available_spare_threshold = 10;
+    s->available_spare_threshold = FEMU_SPARE_THRESHOLD;
+    if (femu_wear(n, &w)) {
+        s->critical_warning |= femu_wear_warning(&w);
+        s->available_spare = w.spare_pcent;
+        s->percentage_used = w.pct_used;
+        /*
+         * Endurance Group Critical Warning Summary (byte 6, a reserved
+         * byte in QEMU's NvmeSmartLog): with an endurance group (FDP),
+         * the same bits for it, bit 0 spare, bit 3 read-only
+         */
+        if (femu_fdp_endgid(n)) {
+            s->reserved1[0] = femu_wear_warning(&w);
+        }
+    }
     s->data_units_read[0] = cpu_to_le64(femu_data_units(qatomic_read(rd)));
     s->data_units_written[0] =
         cpu_to_le64(femu_data_units(qatomic_read(wr)));
@@ -194,6 +236,41 @@ static void femu_log_smart(FemuCtrl *n, FemuNamespace *ns, uint8_t *buf)
     s->number_of_error_log_entries[0] = cpu_to_le64(femu_error_count(n));
     /* the controller's: reads that failed on the media (io.c) */
     s->media_errors[0] = cpu_to_le64(qatomic_read(&n->media_errors));
+}
+
+/*
+ * Endurance Group Information (09h), for the controller's one endurance
+ * group (FDP's, ENDGID 1: the whole NAND).  Data units are the
+ * controller's, as SMART's; Media Units Written are the NAND pages
+ * programmed (host, GC and translation pages since the C0h counters
+ * last started) in the same thousands of 512-byte units.
+ */
+static void femu_log_endgrp(FemuCtrl *n, uint8_t *buf)
+{
+    NvmeEndGrpLog *e = (NvmeEndGrpLog *)buf;
+    struct ftl_wear_info w = { .spare_pcent = 100 };
+    struct ftl_counters c = {};
+    uint64_t page_bytes = (uint64_t)n->cfg.secs_per_pg * 512;
+
+    if (femu_wear(n, &w)) {
+        e->critical_warning = femu_wear_warning(&w);
+        femu_ftl_lock_main(n);
+        ftl_get_counters(n->ftl, &c);
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
+    e->avail_spare = w.spare_pcent;
+    e->avail_spare_thres = FEMU_SPARE_THRESHOLD;
+    e->percet_used = w.pct_used;
+    e->data_units_read[0] =
+        cpu_to_le64(femu_data_units(qatomic_read(&n->bytes_read)));
+    e->data_units_written[0] =
+        cpu_to_le64(femu_data_units(qatomic_read(&n->bytes_written)));
+    e->media_units_written[0] = cpu_to_le64(femu_data_units(
+        (c.host_pages_programmed + c.gc_pages_moved +
+         c.trans_pages_programmed) * page_bytes));
+    e->host_read_commands[0] = cpu_to_le64(qatomic_read(&n->host_read_cmds));
+    e->host_write_commands[0] =
+        cpu_to_le64(qatomic_read(&n->host_write_cmds));
 }
 
 static void femu_log_fw(FemuCtrl *n, uint8_t *buf)
@@ -289,6 +366,20 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         size = sizeof(NvmeFwSlotInfoLog);
         page = g_malloc0(size);
         femu_log_fw(n, page);
+        break;
+    case NVME_LOG_ENDGRP:
+        /* only where the controller has an endurance group (FDP) */
+        if (!femu_fdp_endgid(n)) {
+            FEMU_GUEST_ERR(femu_get_log_bad_lid, lid);
+            return NVME_INVALID_LOG_ID | NVME_DNR;
+        }
+        if (lsi != femu_fdp_endgid(n)) {
+            FEMU_GUEST_ERR(femu_endgrp_log_bad_lsi, lsi, femu_fdp_endgid(n));
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        size = sizeof(NvmeEndGrpLog);
+        page = g_malloc0(size);
+        femu_log_endgrp(n, page);
         break;
     case NVME_LOG_CMD_EFFECTS:
         size = sizeof(NvmeEffectsLog);

@@ -310,8 +310,6 @@ static FemuProp femu_dev_rows[] = {
           WHY_ONFI),
     FIXED(I32, "trcbsy", 0, "FEMU upstream: ONFI cache read busy time",
           WHY_ONFI),
-    FIXED(U32, "nand_bad_blocks", 0, "FEMU upstream: factory bad blocks",
-          WHY_RELIABILITY("bad blocks")),
     FIXED(BOOL, "debug_ftl", false, "FEMU upstream: FTL debug printing",
           "use -trace 'femu_*' for the device's trace events"),
     ROW(U32, "err_read_unc_ppm", DEV(params.err_read_unc_ppm), 0, 0, 1000000,

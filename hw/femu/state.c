@@ -193,6 +193,7 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     ftl_set_delay_mode(ftl, FTL_DELAY_CONFIGURED);
     ftl_free(n->ftl);
     n->ftl = ftl;
+    n->media_ro = ftl_read_only(ftl);
     /* the file holds all of it: the next save appends what changes, to
      * a file of this format (an older one is rewritten whole) */
     bitmap_zero(n->ns[0].store.dirty, femu_state_nchunks(n));

@@ -63,7 +63,11 @@ die() { echo "$ME: $*" >&2; exit 1; }
 # FEMU's vendor log pages (include/hw/femu/femu-abi.h), little-endian:
 # C0h, 512 bytes: u32 waf_x1000 at 0; u64 host_pages_written at 8,
 # gc_pages_moved 16, host_pages_programmed 24, zone_resets 32,
-# blocks_erased 40.  C1h header, 512 bytes: the cqe summary at 0 (u64
+# blocks_erased 40; wear: u32 erase_count_min 120, erase_count_max 124,
+# u64 erase_count_mean_x1000 128, u32 pe_cycles 136, factory_bad_blocks
+# 140, grown_bad_blocks 144, spare_lines 148, retired_lines 152, u8
+# percentage_used 156, available_spare 157, read_only 158, u64
+# wl_lines_moved 160.  C1h header, 512 bytes: the cqe summary at 0 (u64
 # count, sum_ns, max_ns, p50_ns, p99_ns, p999_ns), u32 version at 48,
 # u64 cqe_p90_ns at 64, the irq summary at 80, u64 irq_p90_ns at 136,
 # u64 wake_margin_ns at 144.
@@ -94,6 +98,19 @@ femu_c0() { # femu_c0 CTRL|FILE: waf_x1000 host gc programmed zone_resets erased
     f=$(femu_log_page "$1" 0xc0 512 48) || return 1
     # -v: od would print equal lines as "*"
     echo $(od -An -v -t u4 -N 4 "$f") $(od -An -v -t u8 -j 8 -N 40 "$f")
+    rm -f "$f"
+}
+femu_c0w() { # femu_c0w CTRL|FILE: NAME=VALUE of the wear fields
+    local f
+    f=$(femu_log_page "$1" 0xc0 512 168) || return 1
+    echo $(od -An -v -t u4 -j 120 -N 8 "$f") $(od -An -v -t u8 -j 128 -N 8 "$f") \
+        $(od -An -v -t u4 -j 136 -N 20 "$f") $(od -An -v -t u1 -j 156 -N 3 "$f") \
+        $(od -An -v -t u8 -j 160 -N 8 "$f") |
+        awk '{ split("erase_count_min erase_count_max erase_count_mean_x1000 " \
+                     "pe_cycles factory_bad_blocks grown_bad_blocks " \
+                     "spare_lines retired_lines percentage_used " \
+                     "available_spare read_only wl_lines_moved", k, " ")
+               for (i = 1; i <= 12; i++) printf "%s=%s%s", k[i], $i, i < 12 ? " " : "\n" }'
     rm -f "$f"
 }
 femu_c1() { # femu_c1 CTRL|FILE: NAME=VALUE of the summary, ns

@@ -258,6 +258,21 @@ void test_fdp_logs(void)
         g_assert_cmphex(fdp_log(c, lid, 1, 0, 64, 0), ==, NVME_INVALID_FIELD);
         g_assert_cmphex(fdp_log(c, lid, 1, 2, 64, 0), ==, NVME_INVALID_FIELD);
     }
+    /* 09h Endurance Group Information of group 1: a new device, no
+     * warning, spare 100% (threshold 10%), nothing used; 512 bytes */
+    fdp_mark(c);
+    g_assert_cmphex(fdp_log(c, NVME_LOG_ENDGRP, 0, 1, 516, 0), ==,
+                    NVME_SUCCESS);
+    fdp_read(c, b, 516);
+    g_assert_cmphex(b[0], ==, 0);
+    g_assert_cmpuint(b[3], ==, 100);
+    g_assert_cmpuint(b[4], ==, 10);
+    g_assert_cmpuint(b[5], ==, 0);
+    g_assert(fdp_all(b + 512, 4, 0));
+    g_assert_cmphex(fdp_log(c, NVME_LOG_ENDGRP, 0, 2, 512, 0), ==,
+                    NVME_INVALID_FIELD);
+    g_assert_cmphex(fdp_log(c, NVME_LOG_ENDGRP, 0, 0, 512, 0), ==,
+                    NVME_INVALID_FIELD);
 
     /* 21h: NRUH, 6 reserved bytes, 8 bytes per handle: host specified */
     fdp_mark(c);
@@ -632,6 +647,9 @@ void test_fdp_off(void)
     for (int lid = NVME_LOG_FDP_CONFS; lid <= NVME_LOG_FDP_EVENTS; lid++) {
         g_assert_cmphex(fdp_log(c, lid, 1, 1, 64, 0), ==, NVME_INVALID_LOG_ID);
     }
+    /* no endurance group: no 09h page */
+    g_assert_cmphex(fdp_log(c, NVME_LOG_ENDGRP, 0, 1, 512, 0), ==,
+                    NVME_INVALID_LOG_ID);
     g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 0, NVME_FDP_MODE,
                              1, 0, &dw0), ==, NVME_INVALID_FIELD);
     g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_SET_FEATURES, 0, NVME_FDP_MODE,

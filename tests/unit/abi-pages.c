@@ -67,6 +67,18 @@ int main(int argc, char **argv)
     c0.host_pages_programmed = 16;
     c0.zone_resets = 0;
     c0.blocks_erased = 4294967296ull;
+    c0.erase_count_min = 7;
+    c0.erase_count_max = 4294967295u;
+    c0.erase_count_mean_x1000 = 18446744073709551615ull;
+    c0.pe_cycles = 3000;
+    c0.factory_bad_blocks = 65536;
+    c0.grown_bad_blocks = 1;
+    c0.spare_lines = 2;
+    c0.retired_lines = 3;
+    c0.percentage_used = 255;
+    c0.available_spare = 100;
+    c0.read_only = 1;
+    c0.wl_lines_moved = 9007199254740993ull;
 
     memset(&c1, 0x5a, sizeof(c1));
     summary(&c1.cqe, 9007199254740992ull);
@@ -90,5 +102,16 @@ int main(int argc, char **argv)
     print_summary("irq", &c1.irq, c1.irq_p90_ns);
     printf("wake_margin_ns=%" PRIu64 " version=%" PRIu32 "\n",
            c1.wake_margin_ns, c1.version);
+    /* line 3: C0h's wear fields (femu-log.sh c0w) */
+    printf("erase_count_min=%" PRIu32 " erase_count_max=%" PRIu32
+           " erase_count_mean_x1000=%" PRIu64 " pe_cycles=%" PRIu32
+           " factory_bad_blocks=%" PRIu32 " grown_bad_blocks=%" PRIu32
+           " spare_lines=%" PRIu32 " retired_lines=%" PRIu32
+           " percentage_used=%u available_spare=%u read_only=%u"
+           " wl_lines_moved=%" PRIu64 "\n", c0.erase_count_min,
+           c0.erase_count_max, c0.erase_count_mean_x1000, c0.pe_cycles,
+           c0.factory_bad_blocks, c0.grown_bad_blocks, c0.spare_lines,
+           c0.retired_lines, c0.percentage_used, c0.available_spare,
+           c0.read_only, c0.wl_lines_moved);
     return 0;
 }

@@ -71,6 +71,14 @@ static void same_state(const struct ftl *a, const struct ftl *b, int64_t dt)
     }
     CHECK_EQ(a->tm.mode, b->tm.mode);
     CHECK_EQ(a->tm.gc_delay, b->tm.gc_delay);
+    /* wear: erase counts, retired lines, read-only */
+    CHECK(memcmp(a->wear.erases, b->wear.erases, a->ln.nlines * 4ull) == 0);
+    CHECK(memcmp(a->wear.bad, b->wear.bad, a->ln.nlines) == 0);
+    CHECK_EQ(a->wear.retired, b->wear.retired);
+    CHECK_EQ(a->wear.grown_blocks, b->wear.grown_blocks);
+    CHECK_EQ(a->wear.erase_events, b->wear.erase_events);
+    CHECK_EQ(a->wear.wl_moves, b->wear.wl_moves);
+    CHECK_EQ(a->wear.ro, b->wear.ro);
 }
 
 static FILE *save(const struct ftl *f, uint64_t now)
@@ -191,7 +199,16 @@ static void test_round_trips(void)
     /* save right after creation: nothing written, no line open */
     small_cfg(&c);
     round_trip(&c, 0, 6000, 0, "round trip empty");
+    /* worn: factory bad blocks, lines retiring on the way, wear leveling */
+    small_cfg(&c);
+    c.devsz_mb = 2;
+    c.nand_bad_blocks = 3;
+    c.pe_cycles = 6;
+    c.wear_leveling = true;
+    c.wl_threshold = 2;
+    round_trip(&c, 5000, 5000, 0, "round trip wear");
 }
+
 
 /* a saved small FTL after some GC, as bytes */
 static uint8_t *saved_bytes(const struct ftl_config *c, size_t *n)
@@ -262,6 +279,13 @@ static void expect_refused(const struct ftl_config *c, const uint8_t *b,
                 needle);
         test_failures++;
     }
+}
+
+/* Bytes of the version 3 wear block that ends the FTL section's payload
+ * (docs/state.md): 46 fixed, then 5 per line. */
+static size_t wear_len(const struct ftl_config *c)
+{
+    return 46 + 5 * (size_t)c->blks_per_pl;
 }
 
 /* the FTL section's CRC after a change of its payload */
@@ -357,8 +381,8 @@ static void test_damage(void)
     expect_refused(&c, m, n, "not a FEMU state file (no FEMUSTAT magic)",
                    "foreign file");
     memcpy(m, b, n);
-    m[8] = 4;
-    expect_refused(&c, m, n, "format version 4", "newer version");
+    m[8] = FTL_STATE_VERSION + 1;
+    expect_refused(&c, m, n, "format version 5", "newer version");
     /* every truncation */
     for (size_t k = 1; k < n; k += (k < 64 ? 1 : 97)) {
         expect_refused(&c, b, k, k < 16 ? "not a FEMU state file" :
@@ -376,7 +400,7 @@ static void test_damage(void)
      * logical page mapped to the NAND page of the first */
     memcpy(m, b, n);
     {
-        size_t map_end = n - 20 - 4;
+        size_t map_end = n - 20 - 4 - wear_len(&c);
         size_t first = map_end - 4 * (size_t)(c.devsz_mb * 256);
         memcpy(m + map_end - 4, m + first, 4);
         fix_crc(m, n);
@@ -521,6 +545,11 @@ static void test_version1(void)
         len |= (uint64_t)b[24 + i] << (8 * i);
     }
     m = malloc(n);
+    /* a version 3 file less its wear block (before the FTL section's CRC
+     * and the 20-byte END section) */
+    memmove(b + n - 24 - wear_len(&c), b + n - 24, 24);
+    n -= wear_len(&c);
+    len -= wear_len(&c);
     memcpy(m, b, 32 + BASE);
     memcpy(m + 32 + BASE, b + 32 + BASE + V2, n - (32 + BASE + V2));
     m[8] = 1;
@@ -750,12 +779,65 @@ static void test_generations(void)
     ftl_free(f);
 }
 
+/*
+ * A version 2 file (before wear was kept) loads with every erase count
+ * 0 and no line retired: made from a version 4 file by cutting the wear
+ * block.  Loading it with factory bad blocks configured is a mismatch.
+ */
+static void test_version2(void)
+{
+    struct ftl_config c;
+    size_t n;
+    uint8_t *b;
+    uint64_t len = 0;
+    char err[256] = "";
+    struct ftl *f;
+    struct ftl_wear_info w;
+
+    small_cfg(&c);
+    b = saved_bytes(&c, &n);
+    for (int i = 0; i < 8; i++) {
+        len |= (uint64_t)b[24 + i] << (8 * i);
+    }
+    memmove(b + n - 24 - wear_len(&c), b + n - 24, 24);
+    n -= wear_len(&c);
+    len -= wear_len(&c);
+    for (int i = 0; i < 8; i++) {
+        b[24 + i] = (uint8_t)(len >> (8 * i));
+    }
+    b[8] = 2;
+    fix_crc(b, n);
+    f = load_bytes(&c, b, n, err, sizeof(err));
+    CHECK(f != NULL);
+    if (!f) {
+        fprintf(stderr, "version 2 file refused: %s\n", err);
+    } else {
+        CHECK_INVARIANTS(f);
+        ftl_get_wear(f, &w);
+        CHECK_EQ(w.erase_max, 0);
+        CHECK_EQ(w.retired_lines, 0);
+        CHECK_EQ(w.pct_used, 0);
+        ftl_free(f);
+    }
+    c.nand_bad_blocks = 1;
+    expect_refused(&c, b, n, "nand_bad_blocks is 0 in the state file but 1 "
+                   "here", "v2 file, bad blocks here");
+    /* a version 4 body under a version 2 header is refused */
+    free(b);
+    small_cfg(&c);
+    b = saved_bytes(&c, &n);
+    b[8] = 2;
+    expect_refused(&c, b, n, "corrupted state file", "v4 body, v2 tag");
+    free(b);
+}
+
 int main(void)
 {
     RUN(test_round_trips);
     RUN(test_mismatch);
     RUN(test_damage);
     RUN(test_version1);
+    RUN(test_version2);
     RUN(test_clocks);
     RUN(test_generations);
     return test_done("test-state");

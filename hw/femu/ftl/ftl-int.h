@@ -20,6 +20,7 @@ enum ftl_line_state {
     FTL_LINE_OPEN = 1,    /* a stream is writing it */
     FTL_LINE_CLOSED = 2,  /* full (or closed early): a victim candidate */
     FTL_LINE_VICTIM = 3,  /* being collected */
+    FTL_LINE_BAD = 4,     /* retired: a bad block (wear.c), never used */
 };
 
 /*
@@ -164,6 +165,27 @@ struct ftl_div {
     uint64_t m;
 };
 
+/* Why a line is retired (wear.c). */
+enum ftl_bad_kind {
+    FTL_BAD_NONE = 0,
+    FTL_BAD_FACTORY = 1,  /* holds a factory bad block */
+    FTL_BAD_GROWN = 2,    /* worn out: erased pe_cycles times */
+};
+
+/* Erase counts and bad blocks (wear.c). */
+struct ftl_wear {
+    uint32_t *erases;        /* per line: erase count of each block */
+    uint8_t *bad;            /* per line: enum ftl_bad_kind */
+    uint32_t factory_blocks; /* factory bad blocks (nand_bad_blocks) */
+    uint32_t grown_blocks;   /* blocks retired worn out */
+    uint32_t retired;        /* lines retired (factory + grown) */
+    uint32_t spare_lines;    /* lines that may be retired (the spare) */
+    bool ro;                 /* more retired than the spare: read-only */
+    uint64_t erase_events;   /* line erases since creation */
+    uint64_t wl_seen;        /* erase_events at the last wear check */
+    uint64_t wl_moves;       /* lines static wear leveling moved */
+};
+
 struct ftl {
     struct ftl_config cfg;
     /* derived geometry */
@@ -199,6 +221,7 @@ struct ftl {
     /* link.c: next-free times of the link's two directions and the CPU */
     uint64_t link_rx_free, link_tx_free, cpu_free;
     struct ftl_counters ctr;
+    struct ftl_wear wear;
     uint64_t clock;       /* pages programmed since creation (c-b age) */
     uint64_t rng;         /* xorshift state (random, d-choice) */
 
@@ -257,6 +280,9 @@ void ftl_lines_free(struct ftl_lines *ln);
 /* Take the oldest free line; FTL_NONE when none is left. */
 uint32_t ftl_line_take_free(struct ftl_lines *ln);
 void ftl_line_put_free(struct ftl_lines *ln, uint32_t id);
+/* Take free line id out of the queue (others keep their order); -1 when
+ * it is not free. */
+int ftl_line_take_free_id(struct ftl_lines *ln, uint32_t id);
 /* Make an open line a victim candidate. */
 void ftl_line_close(struct ftl_lines *ln, uint32_t id, uint64_t clock);
 /* Remove a closed line from the candidate indexes (it becomes VICTIM). */
@@ -414,6 +440,23 @@ uint32_t ftl_gc_pick_victim(struct ftl *ftl);
 int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now);
 /* Forced GC (inside a write).  0, or -1 when nothing can be reclaimed. */
 int ftl_gc_forced(struct ftl *ftl, uint64_t now);
+
+/* ---- wear.c ---- */
+/* Refuse cfg's wear properties (pe_cycles, wl_threshold, nand_bad_blocks
+ * beyond the spare): 0, or -1 with a message naming the property. */
+int ftl_wear_check(const struct ftl_config *cfg, char *err, size_t errlen);
+/* Allocate the counts and retire the factory bad blocks' lines (the
+ * lines are initialised, all free). 0, or -1 out of memory. */
+int ftl_wear_init(struct ftl *ftl);
+void ftl_wear_free(struct ftl *ftl);
+/* GC erased victim line id (its valid pages are elsewhere now): count
+ * the erase and free it, or retire it when worn out. */
+void ftl_wear_erased(struct ftl *ftl, uint32_t id);
+/* A host write found no free line: with lines retired, the spare is
+ * used up and the FTL turns read-only. */
+void ftl_wear_write_failed(struct ftl *ftl);
+/* Static wear leveling after background GC (wear_leveling=on). */
+void ftl_wear_level(struct ftl *ftl, uint64_t now);
 
 static inline void ftl_prefetch_w(const void *p)
 {

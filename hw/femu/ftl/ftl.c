@@ -33,7 +33,8 @@ struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen)
     if (ftl_lines_init(&ftl->ln, cfg->blks_per_pl, ftl->ppl) < 0 ||
         ftl_map_init(ftl) < 0 || ftl_streams_init(ftl) < 0 ||
         ftl_timing_init(ftl) < 0 || ftl_cache_init(ftl) < 0 ||
-        ftl_dftl_init(ftl) < 0 || ftl_hyb_init(ftl) < 0) {
+        ftl_dftl_init(ftl) < 0 || ftl_hyb_init(ftl) < 0 ||
+        ftl_wear_init(ftl) < 0) {
         snprintf(err, errlen,
                  "out of memory for the FTL tables (%llu NAND pages)",
                  (unsigned long long)ftl->nand_pages);
@@ -55,6 +56,7 @@ void ftl_free(struct ftl *ftl)
     ftl_cache_free(ftl);
     ftl_dftl_free(ftl);
     ftl_hyb_free(ftl);
+    ftl_wear_free(ftl);
     free(ftl);
 }
 
@@ -99,6 +101,7 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
     n += ftl_cache_meta_bytes(ftl);
     n += ftl_dftl_meta_bytes(ftl);
     n += ftl_hyb_meta_bytes(ftl);
+    n += (uint64_t)ftl->ln.nlines * (sizeof(uint32_t) + 1); /* wear */
     return n;
 }
 
@@ -170,6 +173,10 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
     if (nlb == 0) {
         return now_ns;
     }
+    if (ftl->wear.ro) {
+        /* the spare is used up: the media is read-only */
+        return FTL_TIME_ERROR;
+    }
     first = (uint32_t)(slba / ftl->blocks_per_page);
     last = (uint32_t)((slba + nlb - 1) / ftl->blocks_per_page);
     if (last >= ftl->lpages) {
@@ -198,6 +205,7 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
 
         if (ftl_used_lines(ftl) >= ftl->thres_high_lines &&
             ftl_gc_forced(ftl, now_ns) < 0) {
+            ftl_wear_write_failed(ftl);
             return FTL_TIME_ERROR;
         }
         if (ftl->dftl.ntp) {
@@ -220,6 +228,7 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         }
         ppa = ftl_stream_program(ftl, si, true, now_ns, &t);
         if (ppa == FTL_NONE) {
+            ftl_wear_write_failed(ftl);
             return FTL_TIME_ERROR;
         }
         if (ftl->rc.cap) {
@@ -289,8 +298,10 @@ void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
 {
     uint32_t v;
 
-    if (ftl->hyb.on || ftl_used_lines(ftl) < ftl->thres_lines) {
-        /* log-block mapping: merges run inside the writes */
+    /* log-block mapping: merges run inside the writes; read-only media:
+     * nothing is written, nothing to reclaim */
+    if (ftl->hyb.on || ftl_used_lines(ftl) < ftl->thres_lines ||
+        ftl->wear.ro) {
         return;
     }
     v = ftl_gc_pick_victim(ftl);
@@ -305,6 +316,9 @@ void ftl_background_gc(struct ftl *ftl, uint64_t now_ns)
     /* a failure leaves the victim closed; forced GC reports it if it
      * matters */
     (void)ftl_gc_collect(ftl, v, now_ns);
+    if (ftl->cfg.wear_leveling) {
+        ftl_wear_level(ftl, now_ns);
+    }
 }
 
 void ftl_set_gc_delay(struct ftl *ftl, bool on)
@@ -412,7 +426,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
 {
     const struct ftl_lines *ln = &ftl->ln;
     uint64_t valid_total = 0, mapped = 0, tpages = 0;
-    uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0;
+    uint32_t nfree = 0, nclosed = 0, ncand = 0, nopen = 0, nbad = 0;
 
     if (ftl->hyb.on) {
         return ftl_hyb_check(ftl, err, errlen);
@@ -484,6 +498,13 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
         case FTL_LINE_OPEN:
             nopen++;
             break;
+        case FTL_LINE_BAD:
+            nbad++;
+            if (v || !ftl->wear.bad[id]) {
+                BAD("retired line %u holds %u valid pages (kind %u)", id, v,
+                    ftl->wear.bad[id]);
+            }
+            break;
         default:
             BAD("line %u in state %u outside GC", id, l->state);
         }
@@ -493,6 +514,9 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen)
             "translation pages (%u written)", (unsigned long long)valid_total,
             (unsigned long long)mapped, (unsigned long long)tpages,
             ftl->dftl.on_nand);
+    }
+    if (nbad != ftl->wear.retired) {
+        BAD("%u retired lines, %u counted", nbad, ftl->wear.retired);
     }
     if (nfree != ln->nfree || ncand != ln->nclosed) {
         BAD("line counts: %u free (list %u), %u candidates (index %u)", nfree,

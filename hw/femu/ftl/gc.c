@@ -180,7 +180,8 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
     ftl->ctr.blocks_erased += ftl->blks_per_line;
     ftl->ctr.fdp_mbe += (uint64_t)ftl->ppl * ftl->page_bytes;
     ftl->ctr.gc_lines_collected++;
-    ftl_line_put_free(ln, victim);
+    /* counts the erase; a worn-out line is retired instead of freed */
+    ftl_wear_erased(ftl, victim);
     /* mapping=dftl: the moved pages' translation pages that were not
      * cached are updated on NAND now that the victim is free */
     if (ftl->dftl.ntp && ftl_dftl_gc_end(ftl, timed, now) < 0) {
@@ -194,8 +195,13 @@ int ftl_gc_forced(struct ftl *ftl, uint64_t now)
     while (ftl_used_lines(ftl) >= ftl->thres_high_lines) {
         /* candidates all hold an invalid page: each collection frees
          * something (none left: nothing is reclaimable) */
-        uint32_t v = ftl_gc_pick_victim(ftl);
+        uint32_t v;
 
+        if (ftl->wear.ro) {
+            /* read-only media (wear.c): worn-out lines took the spare */
+            return -1;
+        }
+        v = ftl_gc_pick_victim(ftl);
         if (v == FTL_NONE || ftl_gc_collect(ftl, v, now) < 0) {
             return -1;
         }

@@ -560,10 +560,40 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
         return -1;
     }
     if (ftl_hyb_on(c)) {
-        /* no line GC: the block rule (check_models) is the reserve */
+        /* no line GC: the block rule (check_models) is the reserve; wear
+         * is kept per line, which log-block mapping does not erase */
+        if (c->nand_bad_blocks || c->wear_leveling) {
+            snprintf(err, errlen, "%s: needs mapping=page or dftl (log-block "
+                     "mapping erases blocks, not lines)",
+                     c->nand_bad_blocks ? "nand_bad_blocks" :
+                     "wear_leveling=on");
+            return -1;
+        }
         return 0;
     }
-    return check_reserve(c, err, errlen);
+    if (check_reserve(c, err, errlen)) {
+        return -1;
+    }
+    return ftl_wear_check(c, err, errlen);
+}
+
+uint32_t ftl_cfg_spare_lines(const struct ftl_config *c)
+{
+    /* the reserve rule (check_reserve) with R lines retired: they stay
+     * "in use", so the closed lines below the threshold are H - R - O;
+     * the largest R for which the data still fits there */
+    uint64_t ppl = line_pages(c);
+    uint64_t high = forced_gc_lines(c);
+    uint64_t open = ftl_reserve_open_lines(c);
+    uint64_t lp = lpages_for(c, ftl_cfg_ns_blocks(c));
+    uint64_t need;
+
+    lp += ftl_dftl_tpages(c, lp);
+    need = (lp + (c->fdp_nruh == 0 ? 1 : 0) + ppl - 1) / ppl;
+    if (c->fdp_nruh == 0 && need == 0) {
+        need = 1;
+    }
+    return high > open + need ? (uint32_t)(high - open - need) : 0;
 }
 
 void ftl_geometry_derive(struct ftl *ftl)

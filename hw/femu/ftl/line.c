@@ -74,6 +74,31 @@ uint32_t ftl_line_take_free(struct ftl_lines *ln)
     return id;
 }
 
+int ftl_line_take_free_id(struct ftl_lines *ln, uint32_t id)
+{
+    uint32_t q = ln->free_head, i;
+
+    for (i = 0; i < ln->nfree; i++) {
+        if (ln->freeq[q] == id) {
+            break;
+        }
+        q = q + 1 == ln->nlines ? 0 : q + 1;
+    }
+    if (i == ln->nfree) {
+        return -1;
+    }
+    /* close the gap: the lines behind it move up one place */
+    for (i++; i < ln->nfree; i++) {
+        uint32_t nq = q + 1 == ln->nlines ? 0 : q + 1;
+        ln->freeq[q] = ln->freeq[nq];
+        q = nq;
+    }
+    ln->nfree--;
+    ln->line[id].state = FTL_LINE_OPEN;
+    ln->line[id].vpc = 0;
+    return 0;
+}
+
 void ftl_line_put_free(struct ftl_lines *ln, uint32_t id)
 {
     uint32_t tail = ln->free_head + ln->nfree;

@@ -171,6 +171,23 @@ const struct femu_prop ftl_props[] = {
                     "beyond the namespace's",
       .help = "mapping=hybrid: log blocks (BAST); mapping=fast: blocks of "
               "the shared random-write log (FAST); merges reclaim them" },
+    /* wear and bad blocks (wear.c, docs/reliability.md) */
+    { .name = "pe_cycles", .kind = FEMU_PROP_U32, .off = CFG(pe_cycles),
+      .def = FTL_DEFAULT_PE_CYCLES, .min = 1, .max = UINT32_MAX,
+      .help = "rated program/erase cycles of a block: SMART Percentage Used "
+              "is the mean erase count over it, and a block erased this "
+              "often is retired at its next erase (1..; 3000 = 3D TLC)" },
+    FTL_NUM(U32, nand_bad_blocks, 0,
+            "factory bad blocks, placed from seed; the line (superblock) of "
+            "each is left out of placement, at most the spare (0 = none)"),
+    FTL_BOOL(wear_leveling, false,
+             "static wear leveling: when the erase-count spread passes "
+             "wl_threshold, the coldest closed line's data moves so that its "
+             "block is used again (on/off)"),
+    { .name = "wl_threshold", .kind = FEMU_PROP_U32, .off = CFG(wl_threshold),
+      .def = FTL_DEFAULT_WL_THRESHOLD, .min = 1, .max = UINT32_MAX,
+      .help = "wear_leveling=on: erase-count spread (max - min) above which "
+              "the coldest line is moved (1..)" },
 };
 
 const size_t ftl_nprops = sizeof(ftl_props) / sizeof(ftl_props[0]);

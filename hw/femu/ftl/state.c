@@ -299,6 +299,40 @@ static uint32_t nstreams(const struct ftl *ftl)
     return ftl->nhost + ftl->ngc;
 }
 
+/*
+ * Format version 4 appends wear and bad blocks after the mapping table:
+ * the wear properties (pe_cycles, nand_bad_blocks, wear_leveling,
+ * wl_threshold), the retirement counts, read-only, the erase and wear-leveling
+ * counts, then per line its erase count and why it is retired (0 good,
+ * 1 factory, 2 grown).  A file of versions 1 to 3 has none of it: every
+ * count is 0 and no line is retired.
+ */
+static void wear_payload(struct state_writer *w, const struct ftl *ftl)
+{
+    const struct ftl_wear *wr = &ftl->wear;
+
+    w_u32(w, ftl->cfg.pe_cycles);
+    w_u32(w, ftl->cfg.nand_bad_blocks);
+    w_u8(w, ftl->cfg.wear_leveling);
+    w_u32(w, ftl->cfg.wl_threshold);
+    w_u32(w, wr->retired);
+    w_u32(w, wr->grown_blocks);
+    w_u8(w, wr->ro);
+    w_u64(w, wr->erase_events);
+    w_u64(w, wr->wl_seen);
+    w_u64(w, wr->wl_moves);
+    for (uint32_t i = 0; i < ftl->ln.nlines; i++) {
+        w_u32(w, wr->erases[i]);
+        w_u8(w, wr->bad[i]);
+    }
+}
+
+/* Bytes wear_payload writes (what a version 4 file adds). */
+static uint64_t wear_bytes(const struct ftl *ftl)
+{
+    return 4 + 4 + 1 + 4 + 4 + 4 + 1 + 8 + 8 + 8 + 5ull * ftl->ln.nlines;
+}
+
 /* The FTL section's payload (also run with w->f == NULL to size it). */
 static void ftl_payload(struct state_writer *w, const struct ftl *ftl,
                         uint64_t now_ns)
@@ -400,6 +434,8 @@ static void ftl_payload(struct state_writer *w, const struct ftl *ftl,
             w_bytes(w, buf, (size_t)k * 4);
         }
     }
+
+    wear_payload(w, ftl);
 }
 
 static int write_err(char *err, size_t errlen, const char *what)
@@ -818,8 +854,10 @@ static int state_check(struct ftl *ftl, char *err, size_t errlen)
         if (l->vpc > ftl->ppl) {
             BAD("line %u holds %u valid pages of %u", i, l->vpc, ftl->ppl);
         }
-        if (l->state > FTL_LINE_CLOSED) {
-            BAD("line %u in state %u", i, l->state);
+        if ((l->state > FTL_LINE_CLOSED && l->state != FTL_LINE_BAD) ||
+            (l->state == FTL_LINE_BAD) != (ftl->wear.bad[i] != 0)) {
+            BAD("line %u in state %u (retired: %u)", i, l->state,
+                ftl->wear.bad[i]);
         }
         if (l->is_gc > 1) {
             BAD("line %u GC flag %u", i, l->is_gc);
@@ -944,6 +982,7 @@ static int state_check(struct ftl *ftl, char *err, size_t errlen)
         seq = ppa % ftl->ppl;
         if (ftl_page_valid(ftl, ppa) ||
             ln->line[id].state == FTL_LINE_FREE ||
+            ln->line[id].state == FTL_LINE_BAD ||
             (ln->line[id].state == FTL_LINE_OPEN && seq >= mark[id] - 1)) {
             BAD("logical page %u maps to NAND page %u, which cannot hold it",
                 lpn, ppa);
@@ -1014,6 +1053,50 @@ static int clocks_check(const struct ftl *ftl, uint64_t saved_now, char *err,
     return 0;
 }
 
+/*
+ * Read the version 4 wear block into ftl; *fbad gets the file's
+ * nand_bad_blocks.  -1 when the retired lines disagree with the factory
+ * lines of this configuration (factory, per line) or with the counts.
+ */
+static int wear_read(struct state_reader *r, struct ftl *ftl,
+                     const uint8_t *factory, uint32_t *fbad)
+{
+    struct ftl_wear *w = &ftl->wear;
+    uint32_t retired = 0, grown = 0;
+    int ret = 0;
+
+    (void)r_u32(r);         /* pe_cycles: may differ, like the latencies */
+    *fbad = r_u32(r);
+    (void)r_u8(r);          /* wear_leveling */
+    (void)r_u32(r);         /* wl_threshold */
+    w->retired = r_u32(r);
+    w->grown_blocks = r_u32(r);
+    w->ro = r_u8(r) != 0;
+    w->erase_events = r_u64(r);
+    w->wl_seen = r_u64(r);
+    w->wl_moves = r_u64(r);
+    for (uint32_t i = 0; i < ftl->ln.nlines; i++) {
+        w->erases[i] = r_u32(r);
+        w->bad[i] = r_u8(r);
+        if (w->bad[i] > FTL_BAD_GROWN ||
+            (w->bad[i] == FTL_BAD_FACTORY) != (factory[i] != 0)) {
+            ret = -1;
+        }
+        retired += w->bad[i] != 0;
+        grown += w->bad[i] == FTL_BAD_GROWN;
+    }
+    if (retired != w->retired ||
+        (uint64_t)grown * ftl->blks_per_line != w->grown_blocks ||
+        w->wl_seen > w->erase_events) {
+        ret = -1;
+    }
+    /* read-only past the spare, and only with lines retired */
+    if ((w->retired > w->spare_lines && !w->ro) || (w->ro && !w->retired)) {
+        ret = -1;
+    }
+    return ret;
+}
+
 /* t moved by the difference between two time bases, within u64 */
 static uint64_t rebase(uint64_t t, uint64_t from, uint64_t to)
 {
@@ -1072,13 +1155,22 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
     uint32_t tag;
     uint64_t len, saved_now;
     char mismatch[256];
-    bool streams_bad = false;
+    bool streams_bad = false, wear_bad = false;
+    uint8_t *factory = NULL;
+    uint32_t fbad = 0;
     int rc;
 
     ftl = ftl_new(cfg, err, errlen);
     if (!ftl) {
         return NULL;
     }
+    /* the lines this configuration's factory bad blocks retire */
+    factory = malloc(ftl->ln.nlines);
+    if (!factory) {
+        snprintf(err, errlen, "out of memory loading the state file");
+        goto fail;
+    }
+    memcpy(factory, ftl->wear.bad, ftl->ln.nlines);
     ln = &ftl->ln;
     c = &ftl->ctr;
     rc = ftl_state_next_section(f, &tag, &len, err, errlen);
@@ -1102,6 +1194,9 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
     ftl_payload(&size, ftl, 0);
     if (version < 2) {
         size.n -= cfg_v2_bytes();
+    }
+    if (version < 4) {
+        size.n -= wear_bytes(ftl);
     }
     if (len != size.n) {
         snprintf(err, errlen, "corrupted state file (FTL section of %llu "
@@ -1207,7 +1302,28 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
             }
         }
     }
+    if (version >= 4) {
+        if (wear_read(r, ftl, factory, &fbad) < 0) {
+            wear_bad = true;
+        }
+    } else {
+        /* written before wear was kept: nothing erased or retired */
+        memset(ftl->wear.bad, 0, ln->nlines);
+        ftl->wear.retired = 0;
+        fbad = 0;
+    }
     if (r_finish(r, tag, err, errlen) < 0) {
+        goto fail;
+    }
+    if (fbad != cfg->nand_bad_blocks) {
+        snprintf(err, errlen, "configuration mismatch: nand_bad_blocks is "
+                 "%u in the state file but %u here", fbad,
+                 cfg->nand_bad_blocks);
+        goto fail;
+    }
+    if (wear_bad) {
+        snprintf(err, errlen, "corrupted state file (retired lines differ "
+                 "from the factory bad blocks and the counts it gives)");
         goto fail;
     }
     if (streams_bad) {
@@ -1236,9 +1352,11 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
         }
     }
     ftl_timing_apply_mode(ftl);
+    free(factory);
     return ftl;
 
 fail:
+    free(factory);
     ftl_free(ftl);
     return NULL;
 }

@@ -96,7 +96,28 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
     uint64_t merges_switch;
     uint64_t merges_partial;
     uint64_t merges_full;
-    uint8_t rsvd120[FEMU_VENDOR_LOG_SIZE - 120];
+    /*
+     * Wear and bad blocks since the NAND was new (not reset by
+     * FEMU_CTRL_RESET_COUNTERS; docs/reliability.md): erase counts of the
+     * blocks placement uses, the rated P/E cycles, SMART's Percentage
+     * Used and Available Spare, the bad blocks, the spare in lines
+     * (superblocks) and the lines retired, read-only media (1), the
+     * lines static wear leveling moved.  0 without an FTL.
+     */
+    uint32_t erase_count_min;
+    uint32_t erase_count_max;
+    uint64_t erase_count_mean_x1000;
+    uint32_t pe_cycles;
+    uint32_t factory_bad_blocks;
+    uint32_t grown_bad_blocks;
+    uint32_t spare_lines;
+    uint32_t retired_lines;
+    uint8_t percentage_used;
+    uint8_t available_spare;
+    uint8_t read_only;
+    uint8_t rsvd159;
+    uint64_t wl_lines_moved;
+    uint8_t rsvd168[FEMU_VENDOR_LOG_SIZE - 168];
 } FemuLogFtl;
 
 /*
@@ -177,6 +198,18 @@ FEMU_ABI_AT(FemuLogFtl, map_cache_misses, 88);
 FEMU_ABI_AT(FemuLogFtl, merges_switch, 96);
 FEMU_ABI_AT(FemuLogFtl, merges_partial, 104);
 FEMU_ABI_AT(FemuLogFtl, merges_full, 112);
+FEMU_ABI_AT(FemuLogFtl, erase_count_min, 120);
+FEMU_ABI_AT(FemuLogFtl, erase_count_max, 124);
+FEMU_ABI_AT(FemuLogFtl, erase_count_mean_x1000, 128);
+FEMU_ABI_AT(FemuLogFtl, pe_cycles, 136);
+FEMU_ABI_AT(FemuLogFtl, factory_bad_blocks, 140);
+FEMU_ABI_AT(FemuLogFtl, grown_bad_blocks, 144);
+FEMU_ABI_AT(FemuLogFtl, spare_lines, 148);
+FEMU_ABI_AT(FemuLogFtl, retired_lines, 152);
+FEMU_ABI_AT(FemuLogFtl, percentage_used, 156);
+FEMU_ABI_AT(FemuLogFtl, available_spare, 157);
+FEMU_ABI_AT(FemuLogFtl, read_only, 158);
+FEMU_ABI_AT(FemuLogFtl, wl_lines_moved, 160);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");

@@ -72,6 +72,10 @@ enum ftl_gc_policy {
 #define FTL_DEFAULT_GC_POLICY           FTL_GC_GREEDY
 #define FTL_DEFAULT_FDP_NRU             128     /* the femu-subsys fdp.nru */
 #define FTL_DEFAULT_SEED                1
+/* rated program/erase cycles of a 3D TLC block (docs/reliability.md
+ * gives the source) and the static wear-leveling spread */
+#define FTL_DEFAULT_PE_CYCLES           3000
+#define FTL_DEFAULT_WL_THRESHOLD        100
 
 /*
  * NAND cell types (nand_cell_type): 0 keeps the uniform pg_rd_lat /
@@ -206,6 +210,13 @@ struct ftl_config {
     /* mapping=hybrid: log blocks; mapping=fast: blocks of the random-write
      * log (plus one sequential log block) */
     uint32_t log_blocks;
+    /* wear and bad blocks (wear.c, docs/reliability.md): rated P/E cycles
+     * of a block, factory bad blocks (placed from seed), static wear
+     * leveling and the erase-count spread that starts it */
+    uint32_t pe_cycles;
+    uint32_t nand_bad_blocks;
+    bool wear_leveling;
+    uint32_t wl_threshold;
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -381,6 +392,34 @@ uint64_t ftl_mapped_pages(const struct ftl *ftl);
 uint64_t ftl_mapped_pages_in(const struct ftl *ftl, uint64_t slba,
                              uint64_t nlb);
 
+/*
+ * Wear and bad blocks (wear.c).  Every block of a line is erased with
+ * it, so a line's erase count is the count of each of its blocks; a line
+ * with a bad block is retired whole (left out of placement).  The spare
+ * is the lines that can be retired while the GC reserve rule still holds
+ * (docs/reliability.md); past it the FTL is read-only.
+ */
+struct ftl_wear_info {
+    uint32_t erase_min, erase_max;  /* over the lines not factory bad */
+    double erase_mean, erase_stddev;
+    uint32_t pct_used;              /* mean / pe_cycles x 100, <= 255 */
+    uint32_t factory_bad_blocks;
+    uint32_t grown_bad_blocks;
+    uint32_t retired_lines;         /* factory + grown */
+    uint32_t spare_lines;           /* retirable lines at start (the spare) */
+    uint32_t spare_pcent;           /* spare left, percent */
+    bool read_only;
+    uint64_t wl_lines_moved;        /* static wear-leveling relocations */
+};
+void ftl_get_wear(const struct ftl *ftl, struct ftl_wear_info *w);
+/* Erase count of (each block of) line id; 0 for id out of range. */
+uint32_t ftl_line_erases(const struct ftl *ftl, uint32_t id);
+/* True once more lines were retired than the spare holds: every write
+ * fails (FTL_TIME_ERROR) and the device reports read-only media. */
+bool ftl_read_only(const struct ftl *ftl);
+/* The spare of cfg in lines (see ftl_wear_info); cfg is valid. */
+uint32_t ftl_cfg_spare_lines(const struct ftl_config *cfg);
+
 /* Share of lines in use, percent (for tests and tracing). */
 uint32_t ftl_used_lines_pcent(const struct ftl *ftl);
 uint32_t ftl_free_lines(const struct ftl *ftl);
@@ -421,8 +460,11 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * 3: generations: a base generation and appended ones (each its FTL
  * section, the data changed since the one before, TRIM records for the
  * chunks emptied since, END with the generation's number and length);
- * files of versions 1 and 2 (the base alone, an empty END) still load */
-#define FTL_STATE_VERSION 3
+ * files of versions 1 and 2 (the base alone, an empty END) still load.
+ * 4: erase counts and retired lines follow the mapping table; files of
+ * versions 1 to 3 still load, with every erase count 0 and no line
+ * retired */
+#define FTL_STATE_VERSION 4
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)

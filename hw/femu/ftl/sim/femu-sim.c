@@ -103,8 +103,9 @@ static void usage(FILE *f)
 "  nand_cell_type=0..4 (uniform, SLC, MLC, TLC, QLC) lsb|csb|msb|tsb_rd_lat\n"
 "  lsb|csb|msb|tsb_wr_lat pgtype_lat cell_pages trim_lat_ns read_cache_mb\n"
 "  cache_evict=clock|random|lru|arc pcie_bandwidth_mbps pcie_prop_delay_ns\n"
-"  fw_cpu_ns mapping=page|dftl|hybrid|fast mapping_cache_mb log_blocks;\n"
-"  run-time controls: gc_delay=on|off\n"
+"  fw_cpu_ns mapping=page|dftl|hybrid|fast mapping_cache_mb log_blocks\n"
+"  pe_cycles nand_bad_blocks wear_leveling=on|off wl_threshold; run-time\n"
+"  controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
 "--phase NAME:KIND[,KEY=VAL...]  KIND: seqfill randwrite hotcold randtrim\n"
@@ -736,6 +737,46 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     return 0;
 }
 
+/* Wear and bad blocks since creation (docs/reliability.md). */
+static void print_wear(const struct ftl *ftl)
+{
+    const struct ftl_config *c = ftl_config_of(ftl);
+    struct ftl_wear_info w;
+
+    ftl_get_wear(ftl, &w);
+    printf("wear: erase_count min=%u max=%u mean=%.2f stddev=%.2f "
+           "pe_cycles=%u percentage_used=%u wear_leveling=%s wl_threshold=%u "
+           "wl_lines_moved=%llu\n", w.erase_min, w.erase_max, w.erase_mean,
+           w.erase_stddev, c->pe_cycles, w.pct_used,
+           c->wear_leveling ? "on" : "off", c->wl_threshold,
+           (unsigned long long)w.wl_lines_moved);
+    printf("bad blocks: factory=%u grown=%u retired_lines=%u spare_lines=%u "
+           "available_spare=%u%% read_only=%s\n", w.factory_bad_blocks,
+           w.grown_bad_blocks, w.retired_lines, w.spare_lines, w.spare_pcent,
+           w.read_only ? "yes" : "no");
+}
+
+static void json_wear(const struct ftl *ftl)
+{
+    const struct ftl_config *c = ftl_config_of(ftl);
+    struct ftl_wear_info w;
+
+    ftl_get_wear(ftl, &w);
+    printf(",\n \"wear\": {\"erase_min\": %u, \"erase_max\": %u, "
+           "\"erase_mean\": %.4f, \"erase_stddev\": %.4f, "
+           "\"pe_cycles\": %u, \"percentage_used\": %u, "
+           "\"wear_leveling\": %s, \"wl_threshold\": %u, "
+           "\"wl_lines_moved\": %llu, \"factory_bad_blocks\": %u, "
+           "\"grown_bad_blocks\": %u, \"retired_lines\": %u, "
+           "\"spare_lines\": %u, \"available_spare\": %u, "
+           "\"read_only\": %s}", w.erase_min, w.erase_max, w.erase_mean,
+           w.erase_stddev, c->pe_cycles, w.pct_used,
+           c->wear_leveling ? "true" : "false", c->wl_threshold,
+           (unsigned long long)w.wl_lines_moved, w.factory_bad_blocks,
+           w.grown_bad_blocks, w.retired_lines, w.spare_lines, w.spare_pcent,
+           w.read_only ? "true" : "false");
+}
+
 static void print_human(const struct ftl *ftl, const struct sim_opts *o,
                         const struct phase_result *r, int n,
                         const struct ftl_counters *tot)
@@ -857,6 +898,7 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
            ftl_waf_x1000(ftl), (unsigned long long)tot->host_pages_written,
            (unsigned long long)tot->gc_pages_moved,
            (unsigned long long)tot->host_pages_programmed);
+    print_wear(ftl);
 }
 
 static void json_counters(const struct ftl_counters *d)
@@ -958,6 +1000,7 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
     printf("],\n \"total\": {\"waf_x1000\": %u, ", ftl_waf_x1000(ftl));
     json_counters(tot);
     printf("}");
+    json_wear(ftl);
     if (ro->path) {
         printf(",\n \"replay\": ");
         sim_replay_print(ro, rr, true);
