@@ -169,6 +169,11 @@ static int check_models(const struct ftl_config *c, uint64_t ns_bytes,
                c->mapping_cache_mb,
                (unsigned long long)(ns_bytes / (1024 * 1024)));
     }
+    if ((uint64_t)c->write_cache_mb * 1024 * 1024 > ns_bytes) {
+        REFUSE("write_cache_mb=%u exceeds the namespace (%llu MiB)",
+               c->write_cache_mb,
+               (unsigned long long)(ns_bytes / (1024 * 1024)));
+    }
     return 0;
 }
 

@@ -162,6 +162,11 @@ const struct femu_prop ftl_props[] = {
     FTL_NUM(U32, mapping_cache_mb, 0,
             "mapping=dftl: MiB of translation pages cached (at least one "
             "page, at most the namespace)"),
+    FTL_NUM(U32, write_cache_mb, 0,
+            "DRAM write cache in MiB: a write completes once its data is in "
+            "the cache and reaches NAND in the background; Identify VWC, "
+            "Flush, FUA and Set Features 06h apply (0 = none; at most the "
+            "namespace; needs vwc=1)"),
 };
 
 const size_t ftl_nprops = sizeof(ftl_props) / sizeof(ftl_props[0]);
