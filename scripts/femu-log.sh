@@ -6,12 +6,17 @@
 #   femu-log.sh c0 CTRL|FILE   one line, C0h in the order of its fields:
 #                              waf_x1000 host_pages_written gc_pages_moved
 #                              host_pages_programmed zone_resets blocks_erased
+#   femu-log.sh wc CTRL|FILE   one line of NAME=VALUE, C0h's write-cache
+#                              counters: wc_host_pages wc_write_hits
+#                              wc_read_hits wc_destaged wc_full_waits
+#                              wc_flushes
 #   femu-log.sh c1 CTRL|FILE   one line of NAME=VALUE, C1h's summary (ns):
 #                              cqe_count cqe_sum_ns cqe_max_ns cqe_p50_ns
 #                              cqe_p99_ns cqe_p999_ns cqe_p90_ns, the same
 #                              for irq_, then wake_margin_ns and version
 #   femu-log.sh --emit         print the functions below, for a copy
-#   . femu-log.sh              define them (femu_c0, femu_c1, femu_log_get)
+#   . femu-log.sh              define them (femu_c0, femu_wc, femu_c1,
+#                              femu_log_get)
 #
 # CTRL is a controller (/dev/nvme0 or nvme0), read with nvme-cli (through
 # sudo when not root and sudo exists); FILE is a page saved with
@@ -31,7 +36,9 @@
 # FEMU's vendor log pages (include/hw/femu/femu-abi.h), little-endian:
 # C0h, 512 bytes: u32 waf_x1000 at 0; u64 host_pages_written at 8,
 # gc_pages_moved 16, host_pages_programmed 24, zone_resets 32,
-# blocks_erased 40.  C1h header, 512 bytes: the cqe summary at 0 (u64
+# blocks_erased 40; write cache: u64 wc_host_pages at 96, wc_write_hits
+# 104, wc_read_hits 112, wc_destaged 120, wc_full_waits 128, wc_flushes
+# 136.  C1h header, 512 bytes: the cqe summary at 0 (u64
 # count, sum_ns, max_ns, p50_ns, p99_ns, p999_ns), u32 version at 48,
 # u64 cqe_p90_ns at 64, the irq summary at 80, u64 irq_p90_ns at 136,
 # u64 wake_margin_ns at 144.
@@ -64,6 +71,17 @@ femu_c0() { # femu_c0 CTRL|FILE: waf_x1000 host gc programmed zone_resets erased
     echo $(od -An -v -t u4 -N 4 "$f") $(od -An -v -t u8 -j 8 -N 40 "$f")
     rm -f "$f"
 }
+femu_wc() { # femu_wc CTRL|FILE: NAME=VALUE of C0h's write-cache counters
+    local f
+    f=$(femu_log_page "$1" 0xc0 512 144) || return 1
+    od -An -v -t u8 -j 96 -N 48 "$f" |
+        awk '{ for (i = 1; i <= NF; i++) q[n++] = $i }
+        END {
+            split("host_pages write_hits read_hits destaged full_waits flushes", k, " ")
+            for (i = 1; i <= 6; i++) printf "wc_%s=%s%s", k[i], q[i - 1], i < 6 ? " " : "\n"
+        }'
+    rm -f "$f"
+}
 femu_c1() { # femu_c1 CTRL|FILE: NAME=VALUE of the summary, ns
     local f
     f=$(femu_log_page "$1" 0xc1 512 152) || return 1
@@ -86,15 +104,15 @@ femu_log_main() {
     --emit)
         sed -n '/^# --- BEGIN femu-log/,/^# --- END femu-log ---$/p' "${BASH_SOURCE[0]}"
         ;;
-    c0|c1)
-        [ $# = 2 ] || { echo "usage: femu-log.sh c0|c1 CTRL|FILE" >&2; return 2; }
+    c0|c1|wc)
+        [ $# = 2 ] || { echo "usage: femu-log.sh c0|c1|wc CTRL|FILE" >&2; return 2; }
         "femu_$1" "$2"
         ;;
     -h|--help)
         sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
         ;;
     *)
-        echo "usage: femu-log.sh c0|c1 CTRL|FILE, or --emit (--help)" >&2
+        echo "usage: femu-log.sh c0|c1|wc CTRL|FILE, or --emit (--help)" >&2
         return 2
         ;;
     esac

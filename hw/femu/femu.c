@@ -68,6 +68,11 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
                    n->params.serial);
         return false;
     }
+    if (n->cfg.write_cache_mb && !n->params.vwc) {
+        error_setg(errp, "write_cache_mb=%u: needs vwc=1 (Identify must "
+                   "report the volatile write cache)", n->cfg.write_cache_mb);
+        return false;
+    }
     if (n->params.state_path && n->cfg.mapping == FTL_MAP_DFTL) {
         error_setg(errp, "state=%s: mapping=dftl: state files hold "
                    "page-mapped FTLs only", n->params.state_path);

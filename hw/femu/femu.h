@@ -637,6 +637,8 @@ void femu_pollers_quiesce(FemuCtrl *n);
 void femu_pollers_lock_all(FemuCtrl *n);
 void femu_ftl_lock(FemuCtrl *n);
 void femu_ftl_lock_main(FemuCtrl *n);
+/* features.c: the FTL's write cache follows feat.vwc */
+void femu_wcache_apply(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
 

@@ -73,6 +73,12 @@ static void femu_bbssd_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
     log->trans_pages_programmed = cpu_to_le64(c.trans_pages_programmed);
     log->map_cache_hits = cpu_to_le64(c.map_cache_hits);
     log->map_cache_misses = cpu_to_le64(c.map_cache_misses);
+    log->wc_host_pages = cpu_to_le64(c.wc_host_pages);
+    log->wc_write_hits = cpu_to_le64(c.wc_write_hits);
+    log->wc_read_hits = cpu_to_le64(c.wc_read_hits);
+    log->wc_destaged = cpu_to_le64(c.wc_destaged);
+    log->wc_full_waits = cpu_to_le64(c.wc_full_waits);
+    log->wc_flushes = cpu_to_le64(c.wc_flushes);
 }
 
 /* 0xEF codes 1-5 on the FTL (docs/controls.md) */

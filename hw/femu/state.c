@@ -296,7 +296,15 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
     stq_le_p(dev + 8, qatomic_read(&n->bytes_written));
     stq_le_p(dev + 16, qatomic_read(&n->host_read_cmds));
     stq_le_p(dev + 24, qatomic_read(&n->host_write_cmds));
-    rc = ftl_state_write_header(f, err, sizeof(err));
+    /* the write cache's pages are mapped once destaged: a state file
+     * holds them all (the data is in the store already) */
+    if (ftl_flush(n->ftl, get_clock()) == FTL_TIME_ERROR) {
+        snprintf(err, sizeof(err), "the write cache could not be destaged "
+                 "(no free line)");
+        rc = -1;
+    } else {
+        rc = ftl_state_write_header(f, err, sizeof(err));
+    }
     rc = rc ? rc : ftl_state_save(n->ftl, get_clock(), f, err, sizeof(err));
     rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_DEV, dev,
                                            sizeof(dev), err, sizeof(err));

@@ -5,7 +5,8 @@
  * scripts/femu-log.sh must print for them (tests/unit/test-femu-log.sh).
  *
  *   abi-pages DIR     writes DIR/c0.bin and DIR/c1.bin; stdout: the
- *                     expected output of `femu-log.sh c0` and of `c1`
+ *                     expected output of `femu-log.sh c0`, of `c1`
+ *                     and of `wc`
  *
  * Built without QEMU headers: it also checks that femu-abi.h is plain C.
  *
@@ -67,6 +68,12 @@ int main(int argc, char **argv)
     c0.host_pages_programmed = 16;
     c0.zone_resets = 0;
     c0.blocks_erased = 4294967296ull;
+    c0.wc_host_pages = 18446744073709551613ull;
+    c0.wc_write_hits = 1;
+    c0.wc_read_hits = 9007199254740993ull;
+    c0.wc_destaged = 4294967297ull;
+    c0.wc_full_waits = 0;
+    c0.wc_flushes = 42;
 
     memset(&c1, 0x5a, sizeof(c1));
     summary(&c1.cqe, 9007199254740992ull);
@@ -90,5 +97,11 @@ int main(int argc, char **argv)
     print_summary("irq", &c1.irq, c1.irq_p90_ns);
     printf("wake_margin_ns=%" PRIu64 " version=%" PRIu32 "\n",
            c1.wake_margin_ns, c1.version);
+    /* line 3: femu-log.sh wc */
+    printf("wc_host_pages=%" PRIu64 " wc_write_hits=%" PRIu64
+           " wc_read_hits=%" PRIu64 " wc_destaged=%" PRIu64
+           " wc_full_waits=%" PRIu64 " wc_flushes=%" PRIu64 "\n",
+           c0.wc_host_pages, c0.wc_write_hits, c0.wc_read_hits,
+           c0.wc_destaged, c0.wc_full_waits, c0.wc_flushes);
     return 0;
 }

@@ -23,6 +23,10 @@ bad() { echo "not ok - $*"; fails=$((fails + 1)); }
     ok "C1h: every summary field as femu-abi.h lays it out" ||
     bad "C1h: got '$("$dec" c1 "$t/c1.bin")', want '$(sed -n 2p "$t/expected")'"
 
+[ "$("$dec" wc "$t/c0.bin")" = "$(sed -n 3p "$t/expected")" ] &&
+    ok "C0h: the write-cache counters as femu-abi.h lays them out" ||
+    bad "C0h wc: got '$("$dec" wc "$t/c0.bin")', want '$(sed -n 3p "$t/expected")'"
+
 # sourced: the same functions
 [ "$(. "$dec"; femu_c0 "$t/c0.bin")" = "$(sed -n 1p "$t/expected")" ] &&
     ok "sourced: femu_c0" || bad "sourced: femu_c0 differs"

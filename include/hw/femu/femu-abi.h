@@ -91,7 +91,17 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
     uint64_t trans_pages_programmed;
     uint64_t map_cache_hits;
     uint64_t map_cache_misses;
-    uint8_t rsvd96[FEMU_VENDOR_LOG_SIZE - 96];
+    /* write cache (write_cache_mb), 0 without one: pages host writes put
+     * into it, re-writes of a page not destaged yet (no program), pages
+     * read from it, pages destaged to NAND, writes that waited for a full
+     * cache, flushes (Flush commands, FUA writes, turning it off) */
+    uint64_t wc_host_pages;
+    uint64_t wc_write_hits;
+    uint64_t wc_read_hits;
+    uint64_t wc_destaged;
+    uint64_t wc_full_waits;
+    uint64_t wc_flushes;
+    uint8_t rsvd144[FEMU_VENDOR_LOG_SIZE - 144];
 } FemuLogFtl;
 
 /*
@@ -169,6 +179,12 @@ FEMU_ABI_AT(FemuLogFtl, trans_pages_read, 64);
 FEMU_ABI_AT(FemuLogFtl, trans_pages_programmed, 72);
 FEMU_ABI_AT(FemuLogFtl, map_cache_hits, 80);
 FEMU_ABI_AT(FemuLogFtl, map_cache_misses, 88);
+FEMU_ABI_AT(FemuLogFtl, wc_host_pages, 96);
+FEMU_ABI_AT(FemuLogFtl, wc_write_hits, 104);
+FEMU_ABI_AT(FemuLogFtl, wc_read_hits, 112);
+FEMU_ABI_AT(FemuLogFtl, wc_destaged, 120);
+FEMU_ABI_AT(FemuLogFtl, wc_full_waits, 128);
+FEMU_ABI_AT(FemuLogFtl, wc_flushes, 136);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");
