@@ -337,6 +337,7 @@ fail_bh:
     qemu_mutex_destroy(&n->err_lock);
 fail_ftl:
     femu_ns_fini(n);
+    femu_powercut_fini(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
@@ -360,6 +361,7 @@ static void femu_exit(PCIDevice *pdev)
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
     femu_state_unrealize(n);
+    femu_powercut_fini(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;

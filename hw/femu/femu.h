@@ -355,6 +355,8 @@ typedef struct FemuParams {
     uint16_t did;
     uint16_t oacs;          /* Identify OACS / ONCS reported */
     uint16_t oncs;
+    /* power loss (powercut.c): cut after this many write commands */
+    uint64_t power_cut_after;
 } FemuParams;
 
 /*
@@ -511,6 +513,14 @@ struct FemuCtrl {
     FemuFdp *fdp;
 
     Notifier exit_notifier; /* stops the pollers when QEMU exits */
+
+    /* power loss (powercut.c): the durable content of pages waiting in
+     * the write cache (under ftl_lock), the write commands seen for
+     * power_cut_after (atomic), and whether the power is cut (atomic:
+     * nothing is fetched or completed until a controller reset) */
+    GHashTable *wc_shadow;
+    uint64_t pc_writes;
+    bool powered_off;
 };
 
 /* femu.c */
@@ -639,6 +649,16 @@ void femu_ftl_lock(FemuCtrl *n);
 void femu_ftl_lock_main(FemuCtrl *n);
 /* features.c: the FTL's write cache follows feat.vwc */
 void femu_wcache_apply(FemuCtrl *n);
+/* powercut.c */
+void femu_powercut_init(FemuCtrl *n);
+void femu_powercut_fini(FemuCtrl *n);
+void femu_powercut_flushed(FemuCtrl *n);
+void femu_powercut_before_write(FemuCtrl *n, FemuNamespace *ns,
+                                uint64_t slba, uint32_t nlb, int64_t now);
+bool femu_power_cut(FemuCtrl *n, const char *why, bool main_loop);
+void femu_power_restore(FemuCtrl *n);
+/* regs.c: CSTS.CFS (the controller stopped) */
+void femu_ctrl_fatal(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
 

@@ -84,6 +84,17 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         if (status) {
             return status;
         }
+        if (n->params.power_cut_after &&
+            qatomic_fetch_inc(&n->pc_writes) == n->params.power_cut_after) {
+            /* this write never executes: the power goes first */
+            femu_power_cut(n, "power_cut_after", false);
+            return NVME_SUCCESS;
+        }
+        if (n->wc_shadow && req->ns->mode->uses_ftl) {
+            femu_ftl_lock(n);
+            femu_powercut_before_write(n, req->ns, slba, nlb, get_clock());
+            qemu_mutex_unlock(&n->ftl_lock);
+        }
     }
     /* the copy goes straight between guest RAM and the store */
     status = femu_dma_cmd(n, &req->cmd,
@@ -308,6 +319,7 @@ static uint16_t femu_io_flush(FemuCtrl *n, FemuReq *req)
     }
     femu_ftl_lock(n);
     done = ftl_flush(n->ftl, start);
+    femu_powercut_flushed(n);
     ftl_background_gc(n->ftl, start);
     qemu_mutex_unlock(&n->ftl_lock);
     if (done == FTL_TIME_ERROR) {

@@ -68,7 +68,7 @@ die() { echo "$ME: $*" >&2; exit 1; }
 # gc_pages_moved 16, host_pages_programmed 24, zone_resets 32,
 # blocks_erased 40; write cache: u64 wc_host_pages at 96, wc_write_hits
 # 104, wc_read_hits 112, wc_destaged 120, wc_full_waits 128, wc_flushes
-# 136.  C1h header, 512 bytes: the cqe summary at 0 (u64
+# 136, wc_power_cuts 144, wc_lost_pages 152.  C1h header, 512 bytes: the cqe summary at 0 (u64
 # count, sum_ns, max_ns, p50_ns, p99_ns, p999_ns), u32 version at 48,
 # u64 cqe_p90_ns at 64, the irq summary at 80, u64 irq_p90_ns at 136,
 # u64 wake_margin_ns at 144.
@@ -103,12 +103,12 @@ femu_c0() { # femu_c0 CTRL|FILE: waf_x1000 host gc programmed zone_resets erased
 }
 femu_wc() { # femu_wc CTRL|FILE: NAME=VALUE of C0h's write-cache counters
     local f
-    f=$(femu_log_page "$1" 0xc0 512 144) || return 1
-    od -An -v -t u8 -j 96 -N 48 "$f" |
+    f=$(femu_log_page "$1" 0xc0 512 160) || return 1
+    od -An -v -t u8 -j 96 -N 64 "$f" |
         awk '{ for (i = 1; i <= NF; i++) q[n++] = $i }
         END {
-            split("host_pages write_hits read_hits destaged full_waits flushes", k, " ")
-            for (i = 1; i <= 6; i++) printf "wc_%s=%s%s", k[i], q[i - 1], i < 6 ? " " : "\n"
+            split("host_pages write_hits read_hits destaged full_waits flushes power_cuts lost_pages", k, " ")
+            for (i = 1; i <= 8; i++) printf "wc_%s=%s%s", k[i], q[i - 1], i < 8 ? " " : "\n"
         }'
     rm -f "$f"
 }

@@ -10,4 +10,7 @@ refuse 'write_cache_mb' femu,write_cache_mb=-1
 accept femu,write_cache_mb=0,vwc=0
 accept femu,write_cache_mb=64
 accept femu,write_cache_mb=1024,pcie_bandwidth_mbps=3938
+accept femu,write_cache_mb=16,power_cut_after=100
+accept femu,power_cut_after=1
+refuse "power_cut_after" femu,power_cut_after=x
 finish

@@ -74,6 +74,8 @@ int main(int argc, char **argv)
     c0.wc_destaged = 4294967297ull;
     c0.wc_full_waits = 0;
     c0.wc_flushes = 42;
+    c0.wc_power_cuts = 3;
+    c0.wc_lost_pages = 18446744073709551615ull;
 
     memset(&c1, 0x5a, sizeof(c1));
     summary(&c1.cqe, 9007199254740992ull);
@@ -100,8 +102,10 @@ int main(int argc, char **argv)
     /* line 3: femu-log.sh wc */
     printf("wc_host_pages=%" PRIu64 " wc_write_hits=%" PRIu64
            " wc_read_hits=%" PRIu64 " wc_destaged=%" PRIu64
-           " wc_full_waits=%" PRIu64 " wc_flushes=%" PRIu64 "\n",
+           " wc_full_waits=%" PRIu64 " wc_flushes=%" PRIu64
+           " wc_power_cuts=%" PRIu64 " wc_lost_pages=%" PRIu64 "\n",
            c0.wc_host_pages, c0.wc_write_hits, c0.wc_read_hits,
-           c0.wc_destaged, c0.wc_full_waits, c0.wc_flushes);
+           c0.wc_destaged, c0.wc_full_waits, c0.wc_flushes,
+           c0.wc_power_cuts, c0.wc_lost_pages);
     return 0;
 }

@@ -281,6 +281,52 @@ static void test_validate(void)
     CHECK_STR(err, "write_cache_mb=5 exceeds the namespace");
 }
 
+static void note_lost(void *opaque, uint32_t lpn)
+{
+    uint64_t *mask = opaque;
+
+    if (lpn < 64) {
+        *mask |= UINT64_C(1) << lpn;
+    }
+}
+
+/* a power cut loses the pages not destaged yet: their mapping is the
+ * previous one (or none), those whose program started keep the new one */
+static void test_power_cut(void)
+{
+    struct ftl *f = mk(1, 0);
+    uint64_t mask = 0;
+    uint32_t old5;
+
+    CHECK_EQ(wp(f, 5, 1, 0), 0);
+    CHECK_EQ(ftl_flush(f, 0), WR);          /* lpn 5 durable */
+    old5 = ftl_map_get(f, 5);
+    CHECK(old5 != FTL_NONE);
+    /* lpns 0-7 at 10 WR: 0-3 start at once (one per LUN), 4-7 wait */
+    CHECK_EQ(wp(f, 0, 8, 10 * WR), 10 * WR);
+    CHECK(!ftl_wcache_pending(f, 0, 10 * WR));
+    CHECK(ftl_wcache_pending(f, 5, 10 * WR));
+    CHECK_EQ(ftl_map_get(f, 5), old5);
+    CHECK_EQ(ftl_wcache_power_cut(f, 10 * WR, note_lost, &mask), 4);
+    CHECK_EQ(mask, 0xf0);
+    CHECK_EQ(ctr(f).wc_power_cuts, 1);
+    CHECK_EQ(ctr(f).wc_lost_pages, 4);
+    for (uint32_t l = 0; l < 4; l++) {
+        CHECK(ftl_map_get(f, l) != FTL_NONE);
+    }
+    /* lost: the previous copy (lpn 5) or none */
+    CHECK_EQ(ftl_map_get(f, 4), FTL_NONE);
+    CHECK_EQ(ftl_map_get(f, 5), old5);
+    CHECK_EQ(ftl_map_get(f, 6), FTL_NONE);
+    CHECK_EQ(ftl_map_get(f, 7), FTL_NONE);
+    CHECK_EQ(ftl_wcache_dirty(f, 10 * WR), 0);
+    CHECK_EQ(ftl_flush(f, 20 * WR), 20 * WR);    /* nothing left */
+    CHECK(ftl_wcache_on(f));
+    CHECK_EQ(wp(f, 9, 1, 30 * WR), 30 * WR);     /* caching again */
+    CHECK_INVARIANTS(f);
+    ftl_free(f);
+}
+
 int main(void)
 {
     RUN(test_default_none);
@@ -294,5 +340,6 @@ int main(void)
     RUN(test_off_on);
     RUN(test_through_ftl);
     RUN(test_validate);
+    RUN(test_power_cut);
     return test_done("wcache");
 }

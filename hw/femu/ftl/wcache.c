@@ -21,7 +21,11 @@
  *    slot is freed) are served from DRAM: no NAND time;
  *  - Flush (and turning the cache off) destages everything now and is
  *    done when the last program is; a FUA write is done when its own
- *    pages are on NAND.
+ *    pages are on NAND;
+ *  - a power cut loses the pages whose destage has not started; a program
+ *    that has started finishes (hold-up energy), so the mapping never
+ *    needs to go back: a page's mapping changes only when its destage
+ *    starts.
  *
  * Nothing runs between calls: each call first destages what was due by
  * its arrival time (ftl_wcache_advance), so the answers depend only on
@@ -330,5 +334,45 @@ uint64_t ftl_wcache_dirty(const struct ftl *ftl, uint64_t now_ns)
             n++;
         }
     }
+    return n;
+}
+
+bool ftl_wcache_pending(struct ftl *ftl, uint32_t lpn, uint64_t now_ns)
+{
+    uint32_t p;
+
+    if (!ftl->wc.cap || lpn >= ftl->lpages) {
+        return false;
+    }
+    ftl_wcache_advance(ftl, now_ns);
+    p = ftl->wc.slot_of[lpn];
+    return p != FTL_NONE && ftl->wc.ent[p].state == FTL_WC_PENDING;
+}
+
+uint64_t ftl_wcache_power_cut(struct ftl *ftl, uint64_t now_ns,
+                              void (*lost)(void *opaque, uint32_t lpn),
+                              void *opaque)
+{
+    struct ftl_wcache *wc = &ftl->wc;
+    uint64_t n = 0;
+
+    if (!wc->cap) {
+        return 0;
+    }
+    ftl_wcache_advance(ftl, now_ns);
+    for (uint32_t i = 0; i < wc->count; i++) {
+        struct ftl_wc_ent *e = &wc->ent[wc_pos(wc, i)];
+
+        if (e->state == FTL_WC_PENDING) {
+            n++;
+            if (lost) {
+                lost(opaque, e->lpn);
+            }
+        }
+        wc->slot_of[e->lpn] = FTL_NONE;
+    }
+    wc->head = wc->count = wc->nissued = 0;
+    ftl->ctr.wc_power_cuts++;
+    ftl->ctr.wc_lost_pages += n;
     return n;
 }

@@ -57,9 +57,13 @@ enum FemuControlCode {
                                          * CDW12 0 Read Only, 1 Offline */
     FEMU_CTRL_IO_TRACE_START    = 10,   /* io_trace=: (re)start the trace */
     FEMU_CTRL_IO_TRACE_STOP     = 11,   /* io_trace=: close it (END) */
+    FEMU_CTRL_POWER_CUT         = 12,   /* cut power: the write cache's
+                                         * pages not on NAND are lost, the
+                                         * controller fails (CSTS.CFS)
+                                         * until a reset */
 };
 #define FEMU_CTRL_FIRST         FEMU_CTRL_GC_DELAY_ON
-#define FEMU_CTRL_LAST          FEMU_CTRL_IO_TRACE_STOP
+#define FEMU_CTRL_LAST          FEMU_CTRL_POWER_CUT
 
 /* Size of log page C0h. */
 #define FEMU_VENDOR_LOG_SIZE    512
@@ -101,7 +105,11 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
     uint64_t wc_destaged;
     uint64_t wc_full_waits;
     uint64_t wc_flushes;
-    uint8_t rsvd144[FEMU_VENDOR_LOG_SIZE - 144];
+    /* power cuts (0xEF code 12, power_cut_after) and the cached pages
+     * they lost */
+    uint64_t wc_power_cuts;
+    uint64_t wc_lost_pages;
+    uint8_t rsvd160[FEMU_VENDOR_LOG_SIZE - 160];
 } FemuLogFtl;
 
 /*
@@ -185,6 +193,8 @@ FEMU_ABI_AT(FemuLogFtl, wc_read_hits, 112);
 FEMU_ABI_AT(FemuLogFtl, wc_destaged, 120);
 FEMU_ABI_AT(FemuLogFtl, wc_full_waits, 128);
 FEMU_ABI_AT(FemuLogFtl, wc_flushes, 136);
+FEMU_ABI_AT(FemuLogFtl, wc_power_cuts, 144);
+FEMU_ABI_AT(FemuLogFtl, wc_lost_pages, 152);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");

@@ -233,6 +233,9 @@ struct ftl_counters {
     uint64_t wc_destaged;
     uint64_t wc_full_waits;
     uint64_t wc_flushes;
+    /* power cuts (ftl_wcache_power_cut) and the cached pages they lost */
+    uint64_t wc_power_cuts;
+    uint64_t wc_lost_pages;
 };
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
@@ -344,6 +347,19 @@ bool ftl_wcache_on(const struct ftl *ftl);
 /* Cached pages not yet on NAND at now_ns (they would be lost without
  * power). */
 uint64_t ftl_wcache_dirty(const struct ftl *ftl, uint64_t now_ns);
+/* lpn's newest data is in the cache and its destage has not started by
+ * now_ns (destages due by then are started first): it would be lost. */
+bool ftl_wcache_pending(struct ftl *ftl, uint32_t lpn, uint64_t now_ns);
+/*
+ * Power is cut at now_ns: every cached page whose destage has not started
+ * is lost (lost(opaque, lpn) is called once for each; its mapping was
+ * never changed, so it keeps its previous NAND copy or none); programs
+ * already started finish on the drive's hold-up energy.  The cache is
+ * empty afterwards and keeps its on/off setting.  Returns the pages lost.
+ */
+uint64_t ftl_wcache_power_cut(struct ftl *ftl, uint64_t now_ns,
+                              void (*lost)(void *opaque, uint32_t lpn),
+                              void *opaque);
 /*
  * Optional hint: a request for slba is coming next (the caller has it
  * queued).  Starts fetching its mapping entry so that the request does not

@@ -637,6 +637,8 @@ static void diff_counters(const struct ftl_counters *a,
     d->wc_destaged = b->wc_destaged - a->wc_destaged;
     d->wc_full_waits = b->wc_full_waits - a->wc_full_waits;
     d->wc_flushes = b->wc_flushes - a->wc_flushes;
+    d->wc_power_cuts = b->wc_power_cuts - a->wc_power_cuts;
+    d->wc_lost_pages = b->wc_lost_pages - a->wc_lost_pages;
 }
 
 /* WAF x 1000 of counter differences, like waf-run.sh computes it */
