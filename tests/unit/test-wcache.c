@@ -325,6 +325,14 @@ static void test_power_cut(void)
     CHECK_EQ(wp(f, 9, 1, 30 * WR), 30 * WR);     /* caching again */
     CHECK_INVARIANTS(f);
     ftl_free(f);
+    /* without a cache: counted, nothing lost */
+    f = mk(0, 0);
+    CHECK_EQ(wp(f, 0, 8, 0), WR * 2);
+    CHECK_EQ(ftl_wcache_power_cut(f, 0, note_lost, &mask), 0);
+    CHECK_EQ(ctr(f).wc_power_cuts, 1);
+    CHECK_EQ(ctr(f).wc_lost_pages, 0);
+    CHECK_EQ(ftl_mapped_pages(f), 8);
+    ftl_free(f);
 }
 
 int main(void)

@@ -356,8 +356,9 @@ uint64_t ftl_wcache_power_cut(struct ftl *ftl, uint64_t now_ns,
     struct ftl_wcache *wc = &ftl->wc;
     uint64_t n = 0;
 
+    ftl->ctr.wc_power_cuts++;
     if (!wc->cap) {
-        return 0;
+        return 0;   /* nothing is cached: nothing acknowledged is lost */
     }
     ftl_wcache_advance(ftl, now_ns);
     for (uint32_t i = 0; i < wc->count; i++) {
@@ -372,7 +373,6 @@ uint64_t ftl_wcache_power_cut(struct ftl *ftl, uint64_t now_ns,
         wc->slot_of[e->lpn] = FTL_NONE;
     }
     wc->head = wc->count = wc->nissued = 0;
-    ftl->ctr.wc_power_cuts++;
     ftl->ctr.wc_lost_pages += n;
     return n;
 }

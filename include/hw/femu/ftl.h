@@ -355,7 +355,8 @@ bool ftl_wcache_pending(struct ftl *ftl, uint32_t lpn, uint64_t now_ns);
  * is lost (lost(opaque, lpn) is called once for each; its mapping was
  * never changed, so it keeps its previous NAND copy or none); programs
  * already started finish on the drive's hold-up energy.  The cache is
- * empty afterwards and keeps its on/off setting.  Returns the pages lost.
+ * empty afterwards and keeps its on/off setting.  Returns the pages lost
+ * (0 without a cache; the cut is counted all the same).
  */
 uint64_t ftl_wcache_power_cut(struct ftl *ftl, uint64_t now_ns,
                               void (*lost)(void *opaque, uint32_t lpn),
