@@ -15,7 +15,9 @@
  * rebooting), which is the power coming back.
  *
  * The copies live under ftl_lock, keyed by the FTL's logical page.  A
- * Flush leaves nothing waiting, so it drops them all.
+ * Flush leaves nothing waiting, so it drops them all; without Flush, once
+ * there are twice as many copies as the cache has pages, those of pages
+ * that are not waiting any more are dropped.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -56,6 +58,19 @@ void femu_powercut_flushed(FemuCtrl *n)
     }
 }
 
+typedef struct FemuPrune {
+    FemuCtrl *n;
+    int64_t now;
+} FemuPrune;
+
+static gboolean femu_powercut_stale(gpointer key, gpointer value,
+                                    gpointer opaque)
+{
+    FemuPrune *p = opaque;
+
+    return !ftl_wcache_pending(p->n->ftl, GPOINTER_TO_UINT(key), p->now);
+}
+
 /*
  * ftl_lock held, before a write's data reaches the store: keep the durable
  * content of each page of [slba, slba + nlb) of ns that has none of its
@@ -86,6 +101,11 @@ void femu_powercut_before_write(FemuCtrl *n, FemuNamespace *ns,
         s->len = (end - start) << n->lba_shift;
         memcpy(s->data, ns->store.base + s->off, s->len);
         g_hash_table_replace(n->wc_shadow, GUINT_TO_POINTER(lpn), s);
+    }
+    if (g_hash_table_size(n->wc_shadow) > 2 * ftl_wcache_pages(n->ftl) + 64) {
+        FemuPrune p = { .n = n, .now = now };
+
+        g_hash_table_foreach_remove(n->wc_shadow, femu_powercut_stale, &p);
     }
 }
 
