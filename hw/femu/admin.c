@@ -665,6 +665,10 @@ static uint16_t femu_control(FemuCtrl *n, NvmeCmd *cmd)
     case FEMU_CTRL_IO_LOG_OFF:
         qatomic_set(&n->io_log, code == FEMU_CTRL_IO_LOG_ON);
         return NVME_SUCCESS;
+    case FEMU_CTRL_POWER_CUT:
+        /* powercut.c: this command does not complete either */
+        femu_power_cut(n, "0xEF code 12", true);
+        return NVME_SUCCESS;
     case FEMU_CTRL_RESET_COUNTERS:
         /* the lateness histogram restarts with the counters */
         femu_lat_reset(n);
@@ -790,7 +794,8 @@ void femu_admin_bh(void *opaque)
 
     /* the admin queue is small; serve all of it, leave none behind,
      * except while a save runs: it goes on when the save completes */
-    while (sq && !femu_state_saving(n) && femu_sq_fetch(sq, &cmd)) {
+    while (sq && !femu_state_saving(n) && !qatomic_read(&n->powered_off) &&
+           femu_sq_fetch(sq, &cmd)) {
         uint32_t result = 0;
         uint16_t status;
 
@@ -799,6 +804,9 @@ void femu_admin_bh(void *opaque)
         status = femu_admin_exec(n, &cmd, &result);
         if (status == NVME_NO_COMPLETE) {
             continue;
+        }
+        if (qatomic_read(&n->powered_off)) {
+            break;      /* no power: no completion */
         }
         trace_femu_admin_done(le16_to_cpu(cmd.cid), cmd.opcode, status,
                               result);

@@ -59,10 +59,32 @@ static const FemuFeatures femu_features_default = {
     .vwc = 1,
 };
 
+/*
+ * The FTL's write cache (write_cache_mb) follows the Volatile Write Cache
+ * feature: turning it off destages everything first (Set Features
+ * returns once the destages are charged to the NAND model; a Flush
+ * afterwards waits for them), turning it on again starts caching.
+ */
+void femu_wcache_apply(FemuCtrl *n)
+{
+    int64_t now = get_clock();
+    uint64_t done;
+
+    if (!n->ftl || !ftl_wcache_pages(n->ftl)) {
+        return;
+    }
+    femu_ftl_lock_main(n);
+    done = ftl_wcache_set(n->ftl, n->feat.vwc, now);
+    qemu_mutex_unlock(&n->ftl_lock);
+    trace_femu_wcache_set(n->feat.vwc,
+                          done == FTL_TIME_ERROR ? 0 : done - now);
+}
+
 void femu_features_reset(FemuCtrl *n)
 {
     n->feat = femu_features_default;
     femu_timestamp_init(n, 0, false);
+    femu_wcache_apply(n);
 }
 
 /*
@@ -179,6 +201,8 @@ uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         *res = f->err_rec;
         break;
     case NVME_VOLATILE_WRITE_CACHE:
+        /* with write_cache_mb the cache follows the feature (on at
+         * reset, Set Features turns it off and on) */
         *res = f->vwc;
         break;
     case NVME_NUMBER_OF_QUEUES:
@@ -308,6 +332,7 @@ uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         break;
     case NVME_VOLATILE_WRITE_CACHE:
         n->feat.vwc = dw11 & 1;
+        femu_wcache_apply(n);
         break;
     case NVME_NUMBER_OF_QUEUES:
         if ((dw11 & 0xffff) == 0xffff || (dw11 >> 16) == 0xffff) {

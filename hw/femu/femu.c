@@ -68,6 +68,11 @@ static bool femu_check_params(FemuCtrl *n, Error **errp)
                    n->params.serial);
         return false;
     }
+    if (n->cfg.write_cache_mb && !n->params.vwc) {
+        error_setg(errp, "write_cache_mb=%u: needs vwc=1 (Identify must "
+                   "report the volatile write cache)", n->cfg.write_cache_mb);
+        return false;
+    }
     if (n->params.state_path && n->cfg.mapping != FTL_MAP_PAGE) {
         error_setg(errp, "state=%s: mapping=%s: state files hold "
                    "page-mapped FTLs only", n->params.state_path,
@@ -336,6 +341,7 @@ fail_bh:
     qemu_mutex_destroy(&n->err_lock);
 fail_ftl:
     femu_ns_fini(n);
+    femu_powercut_fini(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;
@@ -359,6 +365,7 @@ static void femu_exit(PCIDevice *pdev)
     g_free(n->cq);
     msix_uninit_exclusive_bar(pdev);
     femu_state_unrealize(n);
+    femu_powercut_fini(n);
     if (n->ftl) {
         ftl_free(n->ftl);
         n->ftl = NULL;

@@ -397,6 +397,8 @@ typedef struct FemuParams {
     /* injected media errors per million media reads / writes (io.c) */
     uint32_t err_read_unc_ppm;
     uint32_t err_write_fail_ppm;
+    /* power loss (powercut.c): cut after this many write commands */
+    uint64_t power_cut_after;
 } FemuParams;
 
 /*
@@ -583,6 +585,14 @@ struct FemuCtrl {
     uint32_t ns_changed;
 
     Notifier exit_notifier; /* stops the pollers when QEMU exits */
+
+    /* power loss (powercut.c): the durable content of pages waiting in
+     * the write cache (under ftl_lock), the write commands seen for
+     * power_cut_after (atomic), and whether the power is cut (atomic:
+     * nothing is fetched or completed until a controller reset) */
+    GHashTable *wc_shadow;
+    uint64_t pc_writes;
+    bool powered_off;
 };
 
 /* femu.c */
@@ -724,6 +734,18 @@ void femu_pollers_quiesce(FemuCtrl *n);
 void femu_pollers_lock_all(FemuCtrl *n);
 void femu_ftl_lock(FemuCtrl *n);
 void femu_ftl_lock_main(FemuCtrl *n);
+/* features.c: the FTL's write cache follows feat.vwc */
+void femu_wcache_apply(FemuCtrl *n);
+/* powercut.c */
+void femu_powercut_init(FemuCtrl *n);
+void femu_powercut_fini(FemuCtrl *n);
+void femu_powercut_flushed(FemuCtrl *n);
+void femu_powercut_before_write(FemuCtrl *n, FemuNamespace *ns,
+                                uint64_t slba, uint32_t nlb, int64_t now);
+bool femu_power_cut(FemuCtrl *n, const char *why, bool main_loop);
+void femu_power_restore(FemuCtrl *n);
+/* regs.c: CSTS.CFS (the controller stopped) */
+void femu_ctrl_fatal(FemuCtrl *n);
 void femu_pollers_unlock_all(FemuCtrl *n);
 uint64_t femu_pollers_wake_margin(FemuCtrl *n);
 

@@ -296,6 +296,17 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         if (status) {
             return status;
         }
+        if (n->params.power_cut_after &&
+            qatomic_fetch_inc(&n->pc_writes) == n->params.power_cut_after) {
+            /* this write never executes: the power goes first */
+            femu_power_cut(n, "power_cut_after", false);
+            return NVME_SUCCESS;
+        }
+        if (n->wc_shadow && req->ns->mode->uses_ftl) {
+            femu_ftl_lock(n);
+            femu_powercut_before_write(n, req->ns, slba, nlb, get_clock());
+            qemu_mutex_unlock(&n->ftl_lock);
+        }
     } else {
         status = femu_media_check(n, req, slba, nlb);
         if (status) {
@@ -328,7 +339,12 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
         int64_t start = req->due_ns;
 
         femu_ftl_lock(n);
-        if (is_write) {
+        if (is_write && (le16_to_cpu(rw->control) & NVME_RW_FUA)) {
+            /* Force Unit Access: done when its data is on NAND (the write
+             * cache, write_cache_mb, destages it first) */
+            req->due_ns = ftl_write_fua(n->ftl, req->ns->ftl_base + slba,
+                                        nlb, pid, start);
+        } else if (is_write) {
             req->due_ns = ftl_write(n->ftl, req->ns->ftl_base + slba, nlb,
                                     pid, start);
         } else {
@@ -744,6 +760,34 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
     return NVME_SUCCESS;
 }
 
+/*
+ * Flush: the store holds the data from the submission on; what is not
+ * durable yet is the FTL's write cache (write_cache_mb).  It is one cache
+ * for the whole FTL, so a Flush of any namespace destages all of it, and
+ * completes when the last destage is on NAND.  Without a cache (or with
+ * it off) there is nothing to wait for.
+ */
+static uint16_t femu_io_flush(FemuCtrl *n, FemuReq *req)
+{
+    int64_t start = req->due_ns;
+    uint64_t done;
+
+    if (!n->ftl || !ftl_wcache_pages(n->ftl)) {
+        return NVME_SUCCESS;
+    }
+    femu_ftl_lock(n);
+    done = ftl_flush(n->ftl, start);
+    femu_powercut_flushed(n);
+    ftl_background_gc(n->ftl, start);
+    qemu_mutex_unlock(&n->ftl_lock);
+    if (done == FTL_TIME_ERROR) {
+        return NVME_WRITE_FAULT;
+    }
+    req->due_ns = done;
+    trace_femu_wcache_flush(start, done - start);
+    return NVME_SUCCESS;
+}
+
 void femu_io_exec(FemuCtrl *n, FemuReq *req)
 {
     NvmeCmd *cmd = &req->cmd;
@@ -769,9 +813,8 @@ void femu_io_exec(FemuCtrl *n, FemuReq *req)
     } else {
         switch (cmd->opcode) {
         case NVME_CMD_FLUSH:
-            /* the store is the media: nothing is cached */
             femu_capture_flush(n, nsid, req->arrival_ns);
-            status = NVME_SUCCESS;
+            status = femu_io_flush(n, req);
             break;
         case NVME_CMD_WRITE:
             status = req->ns->mode->write(n, req);

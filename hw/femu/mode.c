@@ -39,6 +39,7 @@ static bool femu_bbssd_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp)
             return false;
         }
         n->ftl_used = 0;
+        femu_powercut_init(n);
     }
     ns->ftl_base = n->ftl_used;
     ns->blocks = ns->size_mb ? (ns->size_mb * MiB) >> n->lba_shift
@@ -91,6 +92,14 @@ static void femu_bbssd_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
     log->available_spare = w.spare_pcent;
     log->read_only = w.read_only;
     log->wl_lines_moved = cpu_to_le64(w.wl_lines_moved);
+    log->wc_host_pages = cpu_to_le64(c.wc_host_pages);
+    log->wc_write_hits = cpu_to_le64(c.wc_write_hits);
+    log->wc_read_hits = cpu_to_le64(c.wc_read_hits);
+    log->wc_destaged = cpu_to_le64(c.wc_destaged);
+    log->wc_full_waits = cpu_to_le64(c.wc_full_waits);
+    log->wc_flushes = cpu_to_le64(c.wc_flushes);
+    log->wc_power_cuts = cpu_to_le64(c.wc_power_cuts);
+    log->wc_lost_pages = cpu_to_le64(c.wc_lost_pages);
 }
 
 /* 0xEF codes 1-5 on the FTL (docs/controls.md) */

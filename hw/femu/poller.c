@@ -212,6 +212,11 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
 {
     bool progress = false;
 
+    if (qatomic_read(&p->n->powered_off)) {
+        /* no power: nothing completes; a reset drops them */
+        *next_due = INT64_MAX;
+        return false;
+    }
     while (p->nheap) {
         FemuPending *e = &p->heap[0];
         int64_t now = get_clock();
@@ -249,7 +254,7 @@ static void femu_req_done(FemuPoller *p, FemuReq *req)
     now = get_clock();
     if (!(e.due_ns <= now && !p->nheap &&
           !(qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) &&
-          femu_complete(p, &e))) {
+          !qatomic_read(&p->n->powered_off) && femu_complete(p, &e))) {
         femu_heap_push(p, &e);
     }
 }
@@ -288,6 +293,9 @@ static bool femu_fetch(FemuPoller *p)
     bool progress = false;
     int nsqs = p->nsqs;
 
+    if (qatomic_read(&n->powered_off)) {
+        return false;
+    }
     if (p->more && !femu_more(p)) {
         return true;
     }

@@ -126,6 +126,10 @@ static FemuProp femu_dev_rows[] = {
             "state file: the SSD (FTL and data) is loaded from it at start "
             "when it exists and saved to it when QEMU quits "
             "(docs/state.md; femu_mode=1)"),
+    FREE_ROW(U64, "power_cut_after", DEV(params.power_cut_after), 0,
+             "cut the power once this many write commands have executed: "
+             "the write cache's pages not on NAND are lost, the controller "
+             "fails until a reset (docs/write-cache.md; 0 = never)"),
     STR_ROW("io_trace", DEV(params.io_trace_path),
             "I/O trace file: every command that reaches the FTL is recorded "
             "to it for femu-sim --replay (docs/trace.md; femu_mode=1; 0xEF "

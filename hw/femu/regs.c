@@ -130,6 +130,8 @@ void femu_irq_send(FemuCtrl *n)
 /* Controller reset (CC.EN 1 -> 0, PCI reset, unrealize). */
 void femu_ctrl_reset(FemuCtrl *n)
 {
+    /* a cut power comes back */
+    femu_power_restore(n);
     if (!n->sq) {
         return;
     }
@@ -150,6 +152,11 @@ void femu_ctrl_reset(FemuCtrl *n)
     }
     stl_le_p(&n->bar.cc, 0);
     femu_set_csts(n, 0);
+}
+
+void femu_ctrl_fatal(FemuCtrl *n)
+{
+    femu_set_csts(n, femu_csts(n) | NVME_CSTS_FAILED);
 }
 
 static void femu_fail(FemuCtrl *n, const char *why)

@@ -331,7 +331,15 @@ static int femu_state_write_gen(FemuCtrl *n, FILE *f, uint32_t seq,
     stq_le_p(dev + 16, qatomic_read(&n->host_read_cmds));
     stq_le_p(dev + 24, qatomic_read(&n->host_write_cmds));
     o->f = f;
-    rc = ftl_state_gen_begin(g, f, seq, err, errlen);
+    /* the write cache's pages are mapped once destaged: a state file
+     * holds them all (the data is in the store already) */
+    if (ftl_flush(n->ftl, get_clock()) == FTL_TIME_ERROR) {
+        snprintf(err, errlen, "the write cache could not be destaged "
+                 "(no free line)");
+        rc = -1;
+    } else {
+        rc = ftl_state_gen_begin(g, f, seq, err, errlen);
+    }
     rc = rc ? rc : ftl_state_save(n->ftl, get_clock(), f, err, errlen);
     pos = ftell(f);
     if (!rc && pos >= 0) {

@@ -67,7 +67,9 @@ die() { echo "$ME: $*" >&2; exit 1; }
 # u64 erase_count_mean_x1000 128, u32 pe_cycles 136, factory_bad_blocks
 # 140, grown_bad_blocks 144, spare_lines 148, retired_lines 152, u8
 # percentage_used 156, available_spare 157, read_only 158, u64
-# wl_lines_moved 160.  C1h header, 512 bytes: the cqe summary at 0 (u64
+# wl_lines_moved 160; write cache: u64 wc_host_pages 168, wc_write_hits
+# 176, wc_read_hits 184, wc_destaged 192, wc_full_waits 200, wc_flushes
+# 208, wc_power_cuts 216, wc_lost_pages 224.  C1h header, 512 bytes: the cqe summary at 0 (u64
 # count, sum_ns, max_ns, p50_ns, p99_ns, p999_ns), u32 version at 48,
 # u64 cqe_p90_ns at 64, the irq summary at 80, u64 irq_p90_ns at 136,
 # u64 wake_margin_ns at 144.
@@ -111,6 +113,17 @@ femu_c0w() { # femu_c0w CTRL|FILE: NAME=VALUE of the wear fields
                      "spare_lines retired_lines percentage_used " \
                      "available_spare read_only wl_lines_moved", k, " ")
                for (i = 1; i <= 12; i++) printf "%s=%s%s", k[i], $i, i < 12 ? " " : "\n" }'
+    rm -f "$f"
+}
+femu_wc() { # femu_wc CTRL|FILE: NAME=VALUE of C0h's write-cache counters
+    local f
+    f=$(femu_log_page "$1" 0xc0 512 232) || return 1
+    od -An -v -t u8 -j 168 -N 64 "$f" |
+        awk '{ for (i = 1; i <= NF; i++) q[n++] = $i }
+        END {
+            split("host_pages write_hits read_hits destaged full_waits flushes power_cuts lost_pages", k, " ")
+            for (i = 1; i <= 8; i++) printf "wc_%s=%s%s", k[i], q[i - 1], i < 8 ? " " : "\n"
+        }'
     rm -f "$f"
 }
 femu_c1() { # femu_c1 CTRL|FILE: NAME=VALUE of the summary, ns

@@ -5,7 +5,8 @@
  * scripts/femu-log.sh must print for them (tests/unit/test-femu-log.sh).
  *
  *   abi-pages DIR     writes DIR/c0.bin and DIR/c1.bin; stdout: the
- *                     expected output of `femu-log.sh c0` and of `c1`
+ *                     expected output of `femu-log.sh c0`, of `c1`
+ *                     and of `wc`
  *
  * Built without QEMU headers: it also checks that femu-abi.h is plain C.
  *
@@ -79,6 +80,14 @@ int main(int argc, char **argv)
     c0.available_spare = 100;
     c0.read_only = 1;
     c0.wl_lines_moved = 9007199254740993ull;
+    c0.wc_host_pages = 18446744073709551613ull;
+    c0.wc_write_hits = 1;
+    c0.wc_read_hits = 9007199254740993ull;
+    c0.wc_destaged = 4294967297ull;
+    c0.wc_full_waits = 0;
+    c0.wc_flushes = 42;
+    c0.wc_power_cuts = 3;
+    c0.wc_lost_pages = 18446744073709551615ull;
 
     memset(&c1, 0x5a, sizeof(c1));
     summary(&c1.cqe, 9007199254740992ull);
@@ -113,5 +122,13 @@ int main(int argc, char **argv)
            c0.factory_bad_blocks, c0.grown_bad_blocks, c0.spare_lines,
            c0.retired_lines, c0.percentage_used, c0.available_spare,
            c0.read_only, c0.wl_lines_moved);
+    /* line 4: femu-log.sh wc */
+    printf("wc_host_pages=%" PRIu64 " wc_write_hits=%" PRIu64
+           " wc_read_hits=%" PRIu64 " wc_destaged=%" PRIu64
+           " wc_full_waits=%" PRIu64 " wc_flushes=%" PRIu64
+           " wc_power_cuts=%" PRIu64 " wc_lost_pages=%" PRIu64 "\n",
+           c0.wc_host_pages, c0.wc_write_hits, c0.wc_read_hits,
+           c0.wc_destaged, c0.wc_full_waits, c0.wc_flushes,
+           c0.wc_power_cuts, c0.wc_lost_pages);
     return 0;
 }

@@ -26,6 +26,9 @@ bad() { echo "not ok - $*"; fails=$((fails + 1)); }
 [ "$("$dec" c0w "$t/c0.bin")" = "$(sed -n 3p "$t/expected")" ] &&
     ok "C0h wear fields: every one as femu-abi.h lays it out" ||
     bad "C0h wear: got '$("$dec" c0w "$t/c0.bin")', want '$(sed -n 3p "$t/expected")'"
+[ "$("$dec" wc "$t/c0.bin")" = "$(sed -n 4p "$t/expected")" ] &&
+    ok "C0h: the write-cache counters as femu-abi.h lays them out" ||
+    bad "C0h wc: got '$("$dec" wc "$t/c0.bin")', want '$(sed -n 4p "$t/expected")'"
 
 # sourced: the same functions
 [ "$(. "$dec"; femu_c0 "$t/c0.bin")" = "$(sed -n 1p "$t/expected")" ] &&

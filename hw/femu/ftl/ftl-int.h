@@ -158,6 +158,38 @@ struct ftl_hyb {
     uint32_t sw_pb, sw_lbn;      /* FAST: the sequential log block */
 };
 
+/*
+ * The write cache (wcache.c): a ring of entries in arrival order.  From
+ * head: the issued entries (their program is charged, the mapping points
+ * at their NAND page; they hold a slot until the program is done), then
+ * the pending ones (only in DRAM; a re-write replaces them in place).
+ */
+enum ftl_wc_state {
+    FTL_WC_PENDING = 0,
+    FTL_WC_ISSUED = 1,
+    FTL_WC_DROPPED = 2,   /* deallocated while pending: nothing to program */
+};
+
+struct ftl_wc_ent {
+    uint32_t lpn;
+    uint32_t pid;
+    uint64_t arrival;    /* in the cache from */
+    uint64_t done;       /* issued: its program is done (on NAND) */
+    uint8_t state;
+};
+
+struct ftl_wcache {
+    uint32_t cap;        /* pages; 0: no cache */
+    bool on;             /* Set Features Volatile Write Cache */
+    struct ftl_wc_ent *ent;
+    uint32_t head, count, nissued;
+    uint32_t *slot_of;   /* lpn -> its newest entry, FTL_NONE */
+    /* the destager keeps one program per LUN in flight: the done times
+     * of the last nluns destages, in a ring */
+    uint64_t *lun_done;
+    uint32_t lun_next;
+};
+
 /* Precomputed divisor (Lemire et al., "Faster remainder by direct
  * computation", 2019): exact for 32-bit numerators, no divide insn. */
 struct ftl_div {
@@ -218,6 +250,7 @@ struct ftl {
     struct ftl_cache rc;
     struct ftl_dftl dftl;
     struct ftl_hyb hyb;
+    struct ftl_wcache wc;
     /* link.c: next-free times of the link's two directions and the CPU */
     uint64_t link_rx_free, link_tx_free, cpu_free;
     struct ftl_counters ctr;
@@ -368,6 +401,25 @@ bool ftl_cache_read(struct ftl *ftl, uint32_t lpn);
 void ftl_cache_drop(struct ftl *ftl, uint32_t lpn);
 uint64_t ftl_cache_pages(const struct ftl *ftl);
 uint64_t ftl_cache_meta_bytes(const struct ftl *ftl);
+
+/* ---- wcache.c ---- */
+int ftl_wcache_init(struct ftl *ftl);
+void ftl_wcache_free(struct ftl *ftl);
+uint64_t ftl_wcache_meta_bytes(const struct ftl *ftl);
+/* Retire the entries done by now and issue the ones due by now. */
+void ftl_wcache_advance(struct ftl *ftl, uint64_t now);
+/* Host write of [first, last] pages through the cache; returns when they
+ * are in it, FTL_TIME_ERROR when a destage it waited for failed. */
+uint64_t ftl_wcache_write(struct ftl *ftl, uint32_t first, uint32_t last,
+                          uint32_t pid, uint64_t now);
+/* lpn's newest data is in the cache (a read is served from DRAM). */
+bool ftl_wcache_holds(const struct ftl *ftl, uint32_t lpn);
+/* lpn was deallocated or written past the cache. */
+void ftl_wcache_drop(struct ftl *ftl, uint32_t lpn);
+/* The NAND path of a host write: pages [first, last] mapped, programmed. */
+uint64_t ftl_write_pages(struct ftl *ftl, uint32_t first, uint32_t last,
+                         uint64_t slba, uint32_t nlb, uint32_t pid,
+                         uint64_t now_ns);
 
 /* ---- dftl.c ---- */
 /* Translation pages mapping=dftl needs for lpages (0 otherwise). */

@@ -34,7 +34,7 @@ struct ftl *ftl_new(const struct ftl_config *cfg, char *err, size_t errlen)
         ftl_map_init(ftl) < 0 || ftl_streams_init(ftl) < 0 ||
         ftl_timing_init(ftl) < 0 || ftl_cache_init(ftl) < 0 ||
         ftl_dftl_init(ftl) < 0 || ftl_hyb_init(ftl) < 0 ||
-        ftl_wear_init(ftl) < 0) {
+        ftl_wear_init(ftl) < 0 || ftl_wcache_init(ftl) < 0) {
         snprintf(err, errlen,
                  "out of memory for the FTL tables (%llu NAND pages)",
                  (unsigned long long)ftl->nand_pages);
@@ -57,6 +57,7 @@ void ftl_free(struct ftl *ftl)
     ftl_dftl_free(ftl);
     ftl_hyb_free(ftl);
     ftl_wear_free(ftl);
+    ftl_wcache_free(ftl);
     free(ftl);
 }
 
@@ -102,6 +103,7 @@ uint64_t ftl_meta_bytes(const struct ftl *ftl)
     n += ftl_dftl_meta_bytes(ftl);
     n += ftl_hyb_meta_bytes(ftl);
     n += (uint64_t)ftl->ln.nlines * (sizeof(uint32_t) + 1); /* wear */
+    n += ftl_wcache_meta_bytes(ftl);
     return n;
 }
 
@@ -122,11 +124,19 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
          * write-back keeps its page cached */
         (void)ftl_gc_forced(ftl, now_ns);
     }
+    if (ftl->wc.cap) {
+        ftl_wcache_advance(ftl, now_ns);
+    }
     for (uint32_t lpn = first; lpn <= last && lpn < ftl->lpages; lpn++) {
         uint32_t ppa = ftl_map_get(ftl, lpn);
         uint32_t seq, lun;
         uint64_t start = now_ns;
 
+        if (ftl->wc.cap && ftl_wcache_holds(ftl, lpn)) {
+            /* the newest data is in the write cache: DRAM, no NAND */
+            ftl->ctr.wc_read_hits++;
+            continue;
+        }
         if (ftl->dftl.ntp) {
             /* the mapping entry first: a miss reads its translation page */
             start = ftl_dftl_access(ftl, lpn, false, true, now_ns);
@@ -165,10 +175,7 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
 uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
                    uint64_t now_ns)
 {
-    uint64_t done = now_ns;
     uint32_t first, last;
-    bool pid_checked = false;
-    uint32_t fdp_si = 0;
 
     if (nlb == 0) {
         return now_ns;
@@ -183,6 +190,26 @@ uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb, uint32_t pid,
         last = ftl->lpages - 1;
     }
     ftl->ctr.fdp_hbmw += (uint64_t)nlb * ftl->cfg.secsz;
+    if (ftl->wc.cap) {
+        ftl_wcache_advance(ftl, now_ns);
+        if (ftl->wc.on) {
+            return ftl_wcache_write(ftl, first, last, pid, now_ns);
+        }
+        for (uint32_t lpn = first; lpn <= last; lpn++) {
+            ftl_wcache_drop(ftl, lpn);
+        }
+    }
+    return ftl_write_pages(ftl, first, last, slba, nlb, pid, now_ns);
+}
+
+uint64_t ftl_write_pages(struct ftl *ftl, uint32_t first, uint32_t last,
+                         uint64_t slba, uint32_t nlb, uint32_t pid,
+                         uint64_t now_ns)
+{
+    uint64_t done = now_ns;
+    bool pid_checked = false;
+    uint32_t fdp_si = 0;
+
     if (ftl->hyb.on) {
         /* log-block mapping (hybrid.c): merges instead of line GC */
         for (uint32_t lpn = first; lpn <= last; lpn++) {
@@ -270,6 +297,9 @@ void ftl_trim(struct ftl *ftl, uint64_t slba, uint32_t nlb)
     for (uint64_t lpn = first; lpn < end; lpn++) {
         if (ftl->rc.cap) {
             ftl_cache_drop(ftl, (uint32_t)lpn);
+        }
+        if (ftl->wc.cap) {
+            ftl_wcache_drop(ftl, (uint32_t)lpn);
         }
         if (ftl->dftl.ntp && ftl_map_get(ftl, (uint32_t)lpn) != FTL_NONE) {
             /* counted, untimed (a deallocation takes trim_lat_ns); with no

@@ -196,6 +196,11 @@ static int check_models(const struct ftl_config *c, uint64_t ns_bytes,
                c->mapping_cache_mb,
                (unsigned long long)(ns_bytes / (1024 * 1024)));
     }
+    if ((uint64_t)c->write_cache_mb * 1024 * 1024 > ns_bytes) {
+        REFUSE("write_cache_mb=%u exceeds the namespace (%llu MiB)",
+               c->write_cache_mb,
+               (unsigned long long)(ns_bytes / (1024 * 1024)));
+    }
     return 0;
 }
 
@@ -567,6 +572,11 @@ int ftl_config_validate(const struct ftl_config *c, char *err, size_t errlen)
                      "mapping erases blocks, not lines)",
                      c->nand_bad_blocks ? "nand_bad_blocks" :
                      "wear_leveling=on");
+            return -1;
+        }
+        if (c->write_cache_mb) {
+            snprintf(err, errlen, "write_cache_mb=%u: needs mapping=page or "
+                     "dftl", c->write_cache_mb);
             return -1;
         }
         return 0;

@@ -357,6 +357,10 @@ uint64_t ftl_iotrace_apply(struct ftl *ftl, const struct ftl_iotrace_rec *r,
     case FTL_IOTRACE_WRITE_ZEROES:
         ftl_trim(ftl, r->slba, r->nlb);
         break;
+    case FTL_IOTRACE_FLUSH:
+        /* the write cache, if any (write_cache_mb); else nothing */
+        t = ftl_flush(ftl, now_ns);
+        break;
     case FTL_IOTRACE_RUH_UPDATE:
         ftl_fdp_ruh_update(ftl, r->arg, now_ns);
         break;

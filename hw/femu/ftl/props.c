@@ -188,6 +188,11 @@ const struct femu_prop ftl_props[] = {
       .def = FTL_DEFAULT_WL_THRESHOLD, .min = 1, .max = UINT32_MAX,
       .help = "wear_leveling=on: erase-count spread (max - min) above which "
               "the coldest line is moved (1..)" },
+    FTL_NUM(U32, write_cache_mb, 0,
+            "DRAM write cache in MiB: a write completes once its data is in "
+            "the cache and reaches NAND in the background; Identify VWC, "
+            "Flush, FUA and Set Features 06h apply (0 = none; at most the "
+            "namespace; needs vwc=1)"),
 };
 
 const size_t ftl_nprops = sizeof(ftl_props) / sizeof(ftl_props[0]);

@@ -57,9 +57,13 @@ enum FemuControlCode {
                                          * CDW12 0 Read Only, 1 Offline */
     FEMU_CTRL_IO_TRACE_START    = 10,   /* io_trace=: (re)start the trace */
     FEMU_CTRL_IO_TRACE_STOP     = 11,   /* io_trace=: close it (END) */
+    FEMU_CTRL_POWER_CUT         = 12,   /* cut power: the write cache's
+                                         * pages not on NAND are lost, the
+                                         * controller fails (CSTS.CFS)
+                                         * until a reset */
 };
 #define FEMU_CTRL_FIRST         FEMU_CTRL_GC_DELAY_ON
-#define FEMU_CTRL_LAST          FEMU_CTRL_IO_TRACE_STOP
+#define FEMU_CTRL_LAST          FEMU_CTRL_POWER_CUT
 
 /* Size of log page C0h. */
 #define FEMU_VENDOR_LOG_SIZE    512
@@ -117,7 +121,21 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
     uint8_t read_only;
     uint8_t rsvd159;
     uint64_t wl_lines_moved;
-    uint8_t rsvd168[FEMU_VENDOR_LOG_SIZE - 168];
+    /* write cache (write_cache_mb), 0 without one: pages host writes put
+     * into it, re-writes of a page not destaged yet (no program), pages
+     * read from it, pages destaged to NAND, writes that waited for a full
+     * cache, flushes (Flush commands, FUA writes, turning it off) */
+    uint64_t wc_host_pages;
+    uint64_t wc_write_hits;
+    uint64_t wc_read_hits;
+    uint64_t wc_destaged;
+    uint64_t wc_full_waits;
+    uint64_t wc_flushes;
+    /* power cuts (0xEF code 12, power_cut_after) and the cached pages
+     * they lost */
+    uint64_t wc_power_cuts;
+    uint64_t wc_lost_pages;
+    uint8_t rsvd232[FEMU_VENDOR_LOG_SIZE - 232];
 } FemuLogFtl;
 
 /*
@@ -210,6 +228,14 @@ FEMU_ABI_AT(FemuLogFtl, percentage_used, 156);
 FEMU_ABI_AT(FemuLogFtl, available_spare, 157);
 FEMU_ABI_AT(FemuLogFtl, read_only, 158);
 FEMU_ABI_AT(FemuLogFtl, wl_lines_moved, 160);
+FEMU_ABI_AT(FemuLogFtl, wc_host_pages, 168);
+FEMU_ABI_AT(FemuLogFtl, wc_write_hits, 176);
+FEMU_ABI_AT(FemuLogFtl, wc_read_hits, 184);
+FEMU_ABI_AT(FemuLogFtl, wc_destaged, 192);
+FEMU_ABI_AT(FemuLogFtl, wc_full_waits, 200);
+FEMU_ABI_AT(FemuLogFtl, wc_flushes, 208);
+FEMU_ABI_AT(FemuLogFtl, wc_power_cuts, 216);
+FEMU_ABI_AT(FemuLogFtl, wc_lost_pages, 224);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");

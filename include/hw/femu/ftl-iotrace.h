@@ -46,7 +46,8 @@ enum ftl_iotrace_op {
     FTL_IOTRACE_DEALLOC = 3,      /* DSM deallocate range: ftl_trim, then
                                    * background GC unless F_MORE */
     FTL_IOTRACE_WRITE_ZEROES = 4, /* ftl_trim, no GC */
-    FTL_IOTRACE_FLUSH = 5,        /* counted; the FTL caches nothing */
+    FTL_IOTRACE_FLUSH = 5,        /* counted; flushes the write cache
+                                   * (write_cache_mb), if any */
     FTL_IOTRACE_RUH_UPDATE = 6,   /* FDP RUH update of handle arg */
     FTL_IOTRACE_CONTROL = 7,      /* 0xEF code arg (1-5) */
     FTL_IOTRACE_END = 8,          /* slba: number of records before it */

@@ -217,6 +217,8 @@ struct ftl_config {
     uint32_t nand_bad_blocks;
     bool wear_leveling;
     uint32_t wl_threshold;
+    /* DRAM write cache (wcache.c), MiB of NAND pages (0: none) */
+    uint32_t write_cache_mb;
 };
 
 /* Counters since start (or since the last ftl_reset_counters). */
@@ -247,6 +249,19 @@ struct ftl_counters {
     uint64_t merges_switch;
     uint64_t merges_partial;
     uint64_t merges_full;
+    /* write cache (write_cache_mb): pages host writes put into the cache,
+     * re-writes of a cached page that replaced it without a program,
+     * pages read from the cache, pages destaged to NAND, writes that
+     * waited for a full cache, flushes (Flush, FUA, cache off) */
+    uint64_t wc_host_pages;
+    uint64_t wc_write_hits;
+    uint64_t wc_read_hits;
+    uint64_t wc_destaged;
+    uint64_t wc_full_waits;
+    uint64_t wc_flushes;
+    /* power cuts (ftl_wcache_power_cut) and the cached pages they lost */
+    uint64_t wc_power_cuts;
+    uint64_t wc_lost_pages;
 };
 
 /* An FDP event the FTL raised (log page 23h is built from these). */
@@ -333,6 +348,45 @@ uint64_t ftl_read(struct ftl *ftl, uint64_t slba, uint32_t nlb,
  */
 uint64_t ftl_write(struct ftl *ftl, uint64_t slba, uint32_t nlb,
                    uint32_t pid, uint64_t now_ns);
+/*
+ * The DRAM write cache (write_cache_mb > 0, wcache.c).  While it is on,
+ * ftl_write() puts the pages into the cache and returns when they are
+ * there (now_ns, or later when the cache is full: when enough cached
+ * pages have been destaged); the cache destages them to NAND through the
+ * FTL in the order they arrived, in the background of emulated time.
+ * Reads of cached pages are served from DRAM.  Without a cache, or with
+ * it off, every call below is the plain FTL's.
+ *
+ * ftl_flush: every cached page is on NAND at the returned time (now_ns
+ * when nothing is cached).  ftl_write_fua: a write whose pages are on
+ * NAND at the returned time.  ftl_wcache_set: turn the cache on or off;
+ * turning it off flushes first and returns when that is done.
+ * FTL_TIME_ERROR when a destage found no free line.
+ */
+uint64_t ftl_flush(struct ftl *ftl, uint64_t now_ns);
+uint64_t ftl_write_fua(struct ftl *ftl, uint64_t slba, uint32_t nlb,
+                       uint32_t pid, uint64_t now_ns);
+uint64_t ftl_wcache_set(struct ftl *ftl, bool on, uint64_t now_ns);
+/* The cache's size in NAND pages (0: none) and whether it is on. */
+uint64_t ftl_wcache_pages(const struct ftl *ftl);
+bool ftl_wcache_on(const struct ftl *ftl);
+/* Cached pages not yet on NAND at now_ns (they would be lost without
+ * power). */
+uint64_t ftl_wcache_dirty(const struct ftl *ftl, uint64_t now_ns);
+/* lpn's newest data is in the cache and its destage has not started by
+ * now_ns (destages due by then are started first): it would be lost. */
+bool ftl_wcache_pending(struct ftl *ftl, uint32_t lpn, uint64_t now_ns);
+/*
+ * Power is cut at now_ns: every cached page whose destage has not started
+ * is lost (lost(opaque, lpn) is called once for each; its mapping was
+ * never changed, so it keeps its previous NAND copy or none); programs
+ * already started finish on the drive's hold-up energy.  The cache is
+ * empty afterwards and keeps its on/off setting.  Returns the pages lost
+ * (0 without a cache; the cut is counted all the same).
+ */
+uint64_t ftl_wcache_power_cut(struct ftl *ftl, uint64_t now_ns,
+                              void (*lost)(void *opaque, uint32_t lpn),
+                              void *opaque);
 /*
  * Optional hint: a request for slba is coming next (the caller has it
  * queued).  Starts fetching its mapping entry so that the request does not

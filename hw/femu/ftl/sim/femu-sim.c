@@ -87,6 +87,9 @@ struct phase_result {
     uint64_t requests, write_errors, events, reads;
     uint64_t emul_ns;          /* emulated time the phase took at QD1 */
     uint32_t waf_x1000;
+    /* write latencies (timing on): sum and count, for the write cache */
+    uint64_t wlat_sum, wlat_n;
+    uint64_t flush_ns;         /* the end-of-phase flush (write cache) */
 };
 
 static void usage(FILE *f)
@@ -104,7 +107,8 @@ static void usage(FILE *f)
 "  lsb|csb|msb|tsb_wr_lat pgtype_lat cell_pages trim_lat_ns read_cache_mb\n"
 "  cache_evict=clock|random|lru|arc pcie_bandwidth_mbps pcie_prop_delay_ns\n"
 "  fw_cpu_ns mapping=page|dftl|hybrid|fast mapping_cache_mb log_blocks\n"
-"  pe_cycles nand_bad_blocks wear_leveling=on|off wl_threshold; run-time\n"
+"  pe_cycles nand_bad_blocks wear_leveling=on|off wl_threshold\n"
+"  write_cache_mb; run-time\n"
 "  controls: gc_delay=on|off\n"
 "  (0xEF codes 1/2), delay=configured|builtin|off (0xEF codes 3/4).\n"
 "\n"
@@ -632,6 +636,14 @@ static void diff_counters(const struct ftl_counters *a,
     d->merges_switch = b->merges_switch - a->merges_switch;
     d->merges_partial = b->merges_partial - a->merges_partial;
     d->merges_full = b->merges_full - a->merges_full;
+    d->wc_host_pages = b->wc_host_pages - a->wc_host_pages;
+    d->wc_write_hits = b->wc_write_hits - a->wc_write_hits;
+    d->wc_read_hits = b->wc_read_hits - a->wc_read_hits;
+    d->wc_destaged = b->wc_destaged - a->wc_destaged;
+    d->wc_full_waits = b->wc_full_waits - a->wc_full_waits;
+    d->wc_flushes = b->wc_flushes - a->wc_flushes;
+    d->wc_power_cuts = b->wc_power_cuts - a->wc_power_cuts;
+    d->wc_lost_pages = b->wc_lost_pages - a->wc_lost_pages;
 }
 
 /* WAF x 1000 of counter differences, like waf-run.sh computes it */
@@ -708,6 +720,8 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
                 if (o->timing) {
                     t = ftl_host_costs(ftl, true, (uint64_t)rq.nlb * secsz,
                                        t);
+                    r->wlat_sum += t - *now;
+                    r->wlat_n++;
                     *now = t; /* QD1: the next request follows completion */
                 }
             }
@@ -729,6 +743,18 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
         r->events++;
     }
     wl_gen_free(&g);
+    if (ftl_wcache_pages(ftl)) {
+        /* write_cache_mb: the phase ends with a Flush, so its counters
+         * hold every page it wrote (the flush's wait is reported apart) */
+        uint64_t t = ftl_flush(ftl, *now);
+
+        if (t == FTL_TIME_ERROR) {
+            r->write_errors++;
+        } else if (o->timing) {
+            r->flush_ns = t - *now;
+            *now = t;
+        }
+    }
     ftl_get_counters(ftl, &after);
     diff_counters(&before, &after, &r->d);
     r->waf_x1000 = waf_of(&r->d);
@@ -803,17 +829,18 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
      * the default output stays as it was) */
     if (c->nand_cell_type || c->pgtype_lat || c->trim_lat_ns ||
         c->read_cache_mb || c->pcie_bandwidth_mbps || c->pcie_prop_delay_ns ||
-        c->fw_cpu_ns || c->mapping != FTL_MAP_PAGE) {
+        c->fw_cpu_ns || c->mapping != FTL_MAP_PAGE || c->write_cache_mb) {
         printf("models: nand_cell_type=%u (%s) pgtype_lat=%u cell_pages=%u "
                "trim_lat_ns=%llu read_cache_mb=%u cache_evict=%s "
                "pcie_bandwidth_mbps=%u pcie_prop_delay_ns=%u fw_cpu_ns=%llu "
-               "mapping=%s mapping_cache_mb=%u\n",
+               "mapping=%s mapping_cache_mb=%u write_cache_mb=%u\n",
                c->nand_cell_type, ftl_cell_type_name(c->nand_cell_type),
                c->pgtype_lat, c->cell_pages,
                (unsigned long long)c->trim_lat_ns, c->read_cache_mb,
                ftl_cache_evict_name(c->cache_evict), c->pcie_bandwidth_mbps,
                c->pcie_prop_delay_ns, (unsigned long long)c->fw_cpu_ns,
-               ftl_mapping_name(c->mapping), c->mapping_cache_mb);
+               ftl_mapping_name(c->mapping), c->mapping_cache_mb,
+               c->write_cache_mb);
     }
     if (c->mapping == FTL_MAP_HYBRID || c->mapping == FTL_MAP_FAST) {
         printf("log blocks: log_blocks=%u pgs_per_blk=%u\n", c->log_blocks,
@@ -873,6 +900,19 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
                    (unsigned long long)r[i].d.merges_partial,
                    (unsigned long long)r[i].d.merges_full,
                    (unsigned long long)r[i].d.blocks_erased);
+        }
+        if (c->write_cache_mb) {
+            printf("write cache %s: host_pages=%llu write_hits=%llu "
+                   "read_hits=%llu destaged=%llu full_waits=%llu "
+                   "write_lat_mean_ns=%.0f end_flush_ns=%llu\n",
+                   r[i].spec.name, (unsigned long long)r[i].d.wc_host_pages,
+                   (unsigned long long)r[i].d.wc_write_hits,
+                   (unsigned long long)r[i].d.wc_read_hits,
+                   (unsigned long long)r[i].d.wc_destaged,
+                   (unsigned long long)r[i].d.wc_full_waits,
+                   r[i].wlat_n ? (double)r[i].wlat_sum / (double)r[i].wlat_n
+                               : 0.0,
+                   (unsigned long long)r[i].flush_ns);
         }
         if (c->read_cache_mb && r[i].reads) {
             printf("read cache %s: hits=%llu misses=%llu\n", r[i].spec.name,
