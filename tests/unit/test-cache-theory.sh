@@ -33,6 +33,9 @@
 #   (difference of their pages) = pg_wr_lat / LUNs each (within 3%), and
 #   each long phase, its closing Flush included, moves data at that
 #   bandwidth (within 3%: the NAND is busy from the first write on).
+#
+# (tests/unit/test-models.sh checks the first two at one size each; this
+# one sweeps sizes and geometries and adds the write cache.)
 sim=${1:?usage: test-cache-theory.sh path/to/femu-sim}
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
