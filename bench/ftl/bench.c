@@ -5,7 +5,9 @@
  * GC) as the peer measured in the same run; (2) FTL metadata per NAND
  * page; (3) greedy (and fifo) WAF under uniform random 4 KiB writes
  * against Desnoyers' analytic model (SYSTOR 2012) at several spare
- * factors, gc_thres_pcent = gc_thres_pcent_high.
+ * factors, gc_thres_pcent = gc_thres_pcent_high; (4) the mapping
+ * schemes (page, dftl, hybrid, fast) and the DRAM read and write caches
+ * in ns per page operation, as ratios to page mapping in the same run.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -89,18 +91,42 @@ struct subject {
     struct wl_rng r;
     uint64_t now;
     struct tput best;
+    bool reads;        /* measure random 4 KiB reads instead of writes */
+    uint32_t div;      /* window = the common window / div requests */
+    double ns_per_req; /* of the fastest window */
 };
 
-static void subject_init_map(struct subject *s, uint32_t thres,
-                             enum ftl_gc_policy pol, enum ftl_mapping map,
-                             uint32_t cache_mb)
+/* Section 4's variants of the tutorial-02 FTL (page mapping, no cache
+ * when every field is 0). */
+struct variant {
+    const char *label;
+    enum ftl_mapping map;
+    uint32_t mapping_cache_mb, log_blocks;
+    uint32_t read_cache_mb;
+    enum ftl_cache_evict evict;
+    uint32_t write_cache_mb;
+    bool reads;
+    uint32_t div;
+};
+
+static void subject_init_var(struct subject *s, uint32_t thres,
+                             enum ftl_gc_policy pol, const struct variant *v)
 {
     struct ftl_config c;
     char err[256];
+    uint64_t age;
 
     tut02(&c, 25, thres, 95, pol);
-    c.mapping = map;
-    c.mapping_cache_mb = cache_mb;
+    if (v) {
+        c.mapping = v->map;
+        c.mapping_cache_mb = v->mapping_cache_mb;
+        if (v->log_blocks) {
+            c.log_blocks = v->log_blocks;
+        }
+        c.read_cache_mb = v->read_cache_mb;
+        c.cache_evict = v->evict;
+        c.write_cache_mb = v->write_cache_mb;
+    }
     s->f = ftl_new(&c, err, sizeof(err));
     if (!s->f) {
         fprintf(stderr, "bench: %s\n", err);
@@ -109,15 +135,48 @@ static void subject_init_map(struct subject *s, uint32_t thres,
     wl_rng_seed(&s->r, 1);
     s->now = 0;
     s->best.ns_per_op = 1e30;
+    s->reads = v && v->reads;
+    s->div = v && v->div ? v->div : 1;
     fill(s->f);
-    /* reach steady state */
-    randw(s->f, &s->r, 2 * ftl_logical_pages(s->f), &s->now);
+    /* reach steady state: twice the namespace; the log-block schemes
+     * (WAF in the tens to hundreds) reach theirs once every log block
+     * has been merged a few times, an eighth of the namespace is plenty */
+    age = 2 * ftl_logical_pages(s->f);
+    if (v && (v->map == FTL_MAP_HYBRID || v->map == FTL_MAP_FAST)) {
+        age = ftl_logical_pages(s->f) / 8;
+    }
+    randw(s->f, &s->r, age, &s->now);
 }
 
 static void subject_init(struct subject *s, uint32_t thres,
                          enum ftl_gc_policy pol)
 {
-    subject_init_map(s, thres, pol, FTL_MAP_PAGE, 0);
+    subject_init_var(s, thres, pol, NULL);
+}
+
+/* n random 4 KiB reads at QD1 with timing on */
+static void randr(struct ftl *f, struct wl_rng *r, uint64_t n, uint64_t *now)
+{
+    uint32_t lp = (uint32_t)(ftl_ns_blocks(f) / 8);
+    uint64_t t = *now;
+    uint32_t ring[4];
+
+    for (int k = 0; k < 4; k++) {
+        ring[k] = wl_rng_below(r, lp);
+        ftl_prefetch(f, (uint64_t)ring[k] * 8);
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t lpn = ring[i & 3];
+        uint64_t d;
+
+        ring[i & 3] = wl_rng_below(r, lp);
+        ftl_prefetch(f, (uint64_t)ring[i & 3] * 8);
+        d = ftl_read(f, (uint64_t)lpn * 8, 8, t);
+        if (d != FTL_TIME_ERROR) {
+            t = d;
+        }
+    }
+    *now = t;
 }
 
 /* one measured window; keeps the fastest (least disturbed) window */
@@ -127,20 +186,44 @@ static void window(struct subject *s, uint64_t nwrites)
     uint64_t t0, t1, ops;
     double ns;
 
+    nwrites /= s->div ? s->div : 1;
     ftl_get_counters(s->f, &a);
     t0 = cpu_ns();
-    randw(s->f, &s->r, nwrites, &s->now);
+    if (s->reads) {
+        randr(s->f, &s->r, nwrites, &s->now);
+    } else {
+        randw(s->f, &s->r, nwrites, &s->now);
+    }
     t1 = cpu_ns();
     ftl_get_counters(s->f, &b);
-    ops = (b.host_pages_programmed - a.host_pages_programmed) +
-          (b.gc_pages_moved - a.gc_pages_moved) +
-          (b.trans_pages_programmed - a.trans_pages_programmed);
+    if (s->reads) {
+        /* a page op is a host page read, from NAND or from the cache */
+        ops = nwrites;
+    } else {
+        ops = (b.host_pages_programmed - a.host_pages_programmed) +
+              (b.gc_pages_moved - a.gc_pages_moved) +
+              (b.trans_pages_programmed - a.trans_pages_programmed);
+    }
     ns = (double)(t1 - t0) / (double)ops;
     if (ns < s->best.ns_per_op) {
         s->best.ns_per_op = ns;
         s->best.ops = ops;
-        s->best.waf = (uint32_t)(ops * 1000 / (b.host_pages_written -
-                                               a.host_pages_written));
+        s->ns_per_req = (double)(t1 - t0) / (double)nwrites;
+        if (s->reads) {
+            uint64_t h = b.cache_hits - a.cache_hits;
+            uint64_t m = b.cache_misses - a.cache_misses;
+
+            if (!h && !m) {
+                h = b.map_cache_hits - a.map_cache_hits;
+                m = b.map_cache_misses - a.map_cache_misses;
+            }
+            /* reads: the read cache's (or else DFTL's mapping cache's)
+             * hit ratio x 1000 */
+            s->best.waf = h + m ? (uint32_t)(h * 1000 / (h + m)) : 0;
+        } else {
+            uint64_t hw = b.host_pages_written - a.host_pages_written;
+            s->best.waf = hw ? (uint32_t)(ops * 1000 / hw) : 0;
+        }
     }
 }
 
@@ -271,29 +354,63 @@ int main(int argc, char **argv)
                ops[i], 1.0 - 1.0 / alpha, alpha, ae, model_wa(alpha),
                model_wa(ae), g / 1000.0, fi / 1000.0);
     }
-    printf("\n# 4. mapping schemes: section 1's workload at gc_thres_pcent "
-           "95, greedy; page ops include\n"
-           "#    translation-page programs; the same windows alternate "
-           "between the schemes\n");
-    printf("%-8s %-16s %10s %12s %10s\n", "mapping", "mapping_cache_mb",
-           "waf_x1000", "page_ops", "ns_per_op");
+    printf("\n# 4. mapping schemes and DRAM caches: section 1's workload at "
+           "gc_thres_pcent 95, greedy (4 KiB\n"
+           "#    random writes at QD1, timing on; page ops = host programs + "
+           "GC/merge copies + translation-page\n"
+           "#    programs), or 4 KiB random reads (page ops = pages read, "
+           "the column after the label is then the\n"
+           "#    read cache's, or DFTL's mapping cache's, hit ratio x 1000); all variants alternate in "
+           "the same %d windows, the fastest counts;\n"
+           "#    hybrid and fast run 1/64 of the window's requests (their WAF "
+           "is tens to hundreds)\n", WINDOWS);
+    printf("%-30s %10s %12s %10s %12s %10s\n", "variant", "waf_x1000",
+           "page_ops", "ns_per_op", "ns_per_req", "vs_page");
     {
-        static const uint32_t mb[] = { 0, 1, 4 };
-        struct subject m[3];
+        static const struct variant var[] = {
+            { "page", FTL_MAP_PAGE, 0, 0, 0, 0, 0, false, 1 },
+            { "dftl mapping_cache_mb=1", FTL_MAP_DFTL, 1, 0, 0, 0, 0, false,
+              1 },
+            { "dftl mapping_cache_mb=4", FTL_MAP_DFTL, 4, 0, 0, 0, 0, false,
+              1 },
+            { "hybrid log_blocks=16", FTL_MAP_HYBRID, 0, 16, 0, 0, 0, false,
+              64 },
+            { "fast log_blocks=16", FTL_MAP_FAST, 0, 16, 0, 0, 0, false, 64 },
+            { "page write_cache_mb=64", FTL_MAP_PAGE, 0, 0, 0, 0, 64, false,
+              1 },
+            { "page reads", FTL_MAP_PAGE, 0, 0, 0, 0, 0, true, 1 },
+            { "page reads rc=256 clock", FTL_MAP_PAGE, 0, 0, 256,
+              FTL_EVICT_CLOCK, 0, true, 1 },
+            { "page reads rc=256 random", FTL_MAP_PAGE, 0, 0, 256,
+              FTL_EVICT_RANDOM, 0, true, 1 },
+            { "page reads rc=256 lru", FTL_MAP_PAGE, 0, 0, 256,
+              FTL_EVICT_LRU, 0, true, 1 },
+            { "page reads rc=256 arc", FTL_MAP_PAGE, 0, 0, 256,
+              FTL_EVICT_ARC, 0, true, 1 },
+            { "dftl mapping_cache_mb=1 reads", FTL_MAP_DFTL, 1, 0, 0, 0, 0,
+              true, 1 },
+        };
+        enum { NV = sizeof(var) / sizeof(var[0]) };
+        struct subject m[NV];
 
-        for (int i = 0; i < 3; i++) {
-            subject_init_map(&m[i], 95, FTL_GC_GREEDY,
-                             mb[i] ? FTL_MAP_DFTL : FTL_MAP_PAGE, mb[i]);
+        for (int i = 0; i < NV; i++) {
+            subject_init_var(&m[i], 95, FTL_GC_GREEDY, &var[i]);
         }
         for (int k = 0; k < WINDOWS; k++) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < NV; i++) {
                 window(&m[i], nmeasure / WINDOWS);
             }
         }
-        for (int i = 0; i < 3; i++) {
-            printf("%-8s %-16u %10u %12llu %10.1f\n",
-                   mb[i] ? "dftl" : "page", mb[i], m[i].best.waf,
-                   (unsigned long long)m[i].best.ops, m[i].best.ns_per_op);
+        for (int i = 0; i < NV; i++) {
+            /* reads against page-mapped reads, writes against page */
+            const struct subject *ref = m[i].reads ? &m[6] : &m[0];
+
+            printf("%-30s %10u %12llu %10.1f %12.1f %10.2f\n", var[i].label,
+                   m[i].best.waf, (unsigned long long)m[i].best.ops,
+                   m[i].best.ns_per_op, m[i].ns_per_req,
+                   m[i].best.ns_per_op / ref->best.ns_per_op);
+        }
+        for (int i = 0; i < NV; i++) {
             ftl_free(m[i].f);
         }
     }

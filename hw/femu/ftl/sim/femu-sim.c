@@ -1025,6 +1025,21 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
         if (p->reads) {
             printf(", \"reads\": %llu", (unsigned long long)p->reads);
         }
+        if (c->write_cache_mb) {
+            printf(", \"write_cache\": {\"host_pages\": %llu, "
+                   "\"write_hits\": %llu, \"read_hits\": %llu, "
+                   "\"destaged\": %llu, \"full_waits\": %llu, "
+                   "\"writes\": %llu, \"write_lat_sum_ns\": %llu, "
+                   "\"end_flush_ns\": %llu}",
+                   (unsigned long long)p->d.wc_host_pages,
+                   (unsigned long long)p->d.wc_write_hits,
+                   (unsigned long long)p->d.wc_read_hits,
+                   (unsigned long long)p->d.wc_destaged,
+                   (unsigned long long)p->d.wc_full_waits,
+                   (unsigned long long)p->wlat_n,
+                   (unsigned long long)p->wlat_sum,
+                   (unsigned long long)p->flush_ns);
+        }
         if (p->rlat.n) {
             printf(", \"read_lat_ns\": {\"mean\": %.1f, \"modes\": [",
                    (double)p->rlat.sum / (double)p->rlat.n);
