@@ -49,17 +49,18 @@ os.close(dfd)
 sys.exit(bad)
 PY
 }
-# unsynced DIR: 256 KiB files u0, u1, ... from seeds 1000+i, no fsync,
-# until killed (or the power goes)
+# unsynced DIR: 256 KiB files u0, u1, ... from seeds 1000+i, no fsync, one
+# every 0.1 s (faster than the 4 LUNs program them), until killed
 unsynced() {
     python3 - "$1" <<'PY'
-import random, sys
+import random, sys, time
 d = sys.argv[1]
 i = 0
 while True:
     with open("%s/u%d" % (d, i), "wb") as f:
         f.write(random.Random(1000 + i).randbytes(256 << 10))
     i += 1
+    time.sleep(0.1)
 PY
 }
 # survey DIR: the unsynced files after the cut: how many are there, whole,
@@ -93,6 +94,79 @@ sys.exit(n["foreign"])
 PY
 }
 
+# rewrite DIR once|loop|check|check-acked: 4 files o0-o3 of 16 blocks of
+# 4 KiB and a record file; block b of file k in generation g is
+# "o<k> b<b> g<g>" and bytes from that seed.  once: generation 0 and the
+# record "acked 0", fsync'd; loop: generations 1, 2, ... in place with
+# O_DIRECT writes (which the device acknowledges: no page cache), each
+# generation of the 4 files followed by an O_DIRECT write of the record,
+# until killed; check: exit with the number of files that have a block
+# that is not one of its own generations (zeroes included: each block was
+# durable before its rewrites, so a cut must leave a generation that was
+# there); check-acked: also every block at least the recorded generation
+# (the record is written after the device acknowledged that generation)
+rewrite() {
+    python3 - "$1" "$2" <<'PY'
+import mmap, os, random, sys, time
+d, what = sys.argv[1], sys.argv[2]
+def blk(k, b, g):
+    h = ("o%d b%03d g%05d" % (k, b, g)).encode().ljust(32)
+    return h + random.Random(h).randbytes(4096 - 32)
+def gen(k, g):
+    return b"".join(blk(k, b, g) for b in range(16))
+def rec(g):
+    return ("acked %d\n" % g).encode().ljust(4096)
+if what.startswith("check"):
+    r = open(d + "/rec", "rb").read().split()
+    # the record was durable from the start: it must read as one
+    acked = int(r[1]) if len(r) == 2 and r[0] == b"acked" and r[1].isdigit() else None
+    badfiles, gens = 0, []
+    for k in range(4):
+        data = open("%s/o%d" % (d, k), "rb").read()
+        ok = len(data) == 16 * 4096
+        got = set()
+        for b in range(16 if ok else 0):
+            x = data[b * 4096:(b + 1) * 4096]
+            h = x[:32].split()
+            if len(h) == 3 and h[:2] == [b"o%d" % k, b"b%03d" % b] and h[2][:1] == b"g" and \
+                    h[2][1:].isdigit() and x == blk(k, b, int(h[2][1:])):
+                got.add(int(h[2][1:]))
+            else:
+                ok = False
+        if what == "check-acked" and got and acked is not None and min(got) < acked:
+            ok = False
+        gens.append("o%d g%s" % (k, "-".join(map(str, sorted({min(got), max(got)}))) if got else "?"))
+        badfiles += not ok
+    print("rewritten files: %d of 4 good; record: acked %s; generations found: %s" %
+          (4 - badfiles, acked if acked is not None else "unreadable", ", ".join(gens)))
+    sys.exit(badfiles + (acked is None))
+if what == "once":
+    for k in range(4):
+        with open("%s/o%d" % (d, k), "wb") as f:
+            f.write(gen(k, 0))
+            os.fsync(f.fileno())
+    with open(d + "/rec", "wb") as f:
+        f.write(rec(0))
+        os.fsync(f.fileno())
+    dfd = os.open(d, os.O_RDONLY)
+    os.fsync(dfd)
+    os.close(dfd)
+    sys.exit(0)
+buf, rbuf = mmap.mmap(-1, 16 * 4096), mmap.mmap(-1, 4096)
+fds = [os.open("%s/o%d" % (d, k), os.O_WRONLY | os.O_DIRECT) for k in range(4)]
+rfd = os.open(d + "/rec", os.O_WRONLY | os.O_DIRECT)
+g = 1
+while True:
+    for k in range(4):
+        buf[:] = gen(k, g)
+        os.pwrite(fds[k], buf, 0)
+    rbuf[:] = rec(g)
+    os.pwrite(rfd, rbuf, 0)
+    g += 1
+    time.sleep(0.1)
+PY
+}
+
 if [ "$(wc_of $A power_cuts)" = 0 ]; then
     echo "first boot"
     nvme set-feature /dev/$B -f 6 -V 0 >/dev/null 2>&1
@@ -108,10 +182,14 @@ if [ "$(wc_of $A power_cuts)" = 0 ]; then
         # noinit_itable: no background zeroing of the inode tables
         check "$d: mount" mount -t ext4 -o noinit_itable /dev/${d}n1 /mnt/$d
         check "$d: 8 files written and fsync'd" synced /mnt/$d write
+        check "$d: 4 files to rewrite written and fsync'd" rewrite /mnt/$d once
         echo "$d after the fsync'd files: $(femu_wc $d)"
     done
     pids=
-    for d in $A $B; do unsynced /mnt/$d & pids="$pids $!"; done
+    for d in $A $B; do
+        unsynced /mnt/$d & pids="$pids $!"
+        rewrite /mnt/$d loop & pids="$pids $!"
+    done
     sleep 10
     for d in $A $B; do
         echo "$d before the cut: $(ls /mnt/$d | grep -c '^u') unsynced files created; $(femu_wc $d)"
@@ -146,6 +224,12 @@ for d in $A $B; do
     dmesg | grep -i "${d}n1" | sed "s/^/$d dmesg: /"
     check "$d: every fsync'd file is intact" synced $M check
     check "$d: no unsynced file holds foreign data" survey $M
+    if [ $d = $A ]; then
+        check "$d: every block of the rewritten files is one of its generations" rewrite $M check
+    else
+        check "$d: every block of the rewritten files is the acknowledged generation or a later one" \
+            rewrite $M check-acked
+    fi
     check "$d: umount" umount $M
     fsck.ext4 -f -n /dev/${d}n1 > /tmp/fsck 2>&1; rc=$?
     sed "s/^/$d fsck -f -n: /" /tmp/fsck
