@@ -6,8 +6,8 @@
 # written but not on NAND read their previous data again (a suffix of the
 # write order, as many as C0h says were lost); without it nothing
 # acknowledged is lost; the btrfs mounts, every file reads back without a
-# checksum error and the fsync'd files are intact.  The embedded guest has
-# btrfs (mkfs.btrfs, no btrfs check), not ext4.
+# checksum error and the fsync'd files are intact (no btrfs check in the
+# guest).  femu-powercut-ext4.t does the same with ext4 and fsck.ext4.
 . "$(dirname "$0")/femu-lib.sh"
 need_runner
 R=nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,devsz_mb=16,pg_wr_lat=20000000
