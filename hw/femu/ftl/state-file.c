@@ -20,6 +20,11 @@
  * last complete generation and the other sections of every generation go
  * to the caller's sink in order, so later data overrides earlier data.
  *
+ * Several namespaces (format 5): an NS section makes the DATA and TRIM
+ * sections after it, up to the next NS or END, its namespace's; each
+ * generation starts with namespace 1's, so a file of one namespace (and
+ * any older file) has none.
+ *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -643,7 +643,8 @@ int ftl_state_gen_end(struct ftl_state_gen *g, char *err, size_t errlen);
 /* What a reader does with the sections of a file, in file order. */
 struct ftl_state_sink {
     void *opaque;
-    uint64_t nchunks;   /* chunks of the namespace: DATA and TRIM within */
+    uint64_t nchunks;   /* chunks of namespace 1: its DATA and TRIM within
+                         * (the others': their NS section's count) */
     /* a DATA record: chunk's 4096 bytes, found at file offset off */
     void (*data)(void *opaque, uint64_t chunk, const uint8_t *bytes,
                  uint64_t off);
