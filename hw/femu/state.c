@@ -154,7 +154,7 @@ static int femu_state_ns_section(struct femu_state_loader *l,
         (mode == FEMU_MODE_BBSSD && rd64(p + 24) != ns->ftl_base)) {
         snprintf(err, errlen, "configuration mismatch: namespace_sizes: "
                  "namespace %u is %" PRIu64 " KiB at FTL block %" PRIu64
-                 " in the state file but %" PRIu64 " KiB at %" PRIu64
+                 " in the state file but %" PRIu64 " KiB at FTL block %" PRIu64
                  " here", nsid, chunks * (FEMU_STATE_CHUNK / 1024),
                  rd64(p + 24),
                  femu_state_ns_chunks(ns) * (FEMU_STATE_CHUNK / 1024),

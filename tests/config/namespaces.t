@@ -34,7 +34,7 @@ refuse '^state=.*: configuration mismatch: namespaces is 2 in the state file but
 accept $S,state=$cfg_tmp/ns1.femu
 refuse '^state=.*: configuration mismatch: namespaces is 1 in the state file but 2 here$' \
     $S,namespaces=2,state=$cfg_tmp/ns1.femu
-refuse '^state=.*: configuration mismatch: namespace_sizes: namespace 1 is 98304 KiB at FTL block 0 in the state file but 65536 KiB at 0 here$' \
+refuse '^state=.*: configuration mismatch: namespace_sizes: namespace 1 is 98304 KiB at FTL block 0 in the state file but 65536 KiB at FTL block 0 here$' \
     $S,namespaces=2,namespace_sizes=64M,,128M,state=$cfg_tmp/ns2.femu
 accept $S,namespaces=3,namespace_modes=bbssd,,bbssd,,nossd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
 accept $S,namespaces=3,namespace_modes=bbssd,,bbssd,,nossd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
