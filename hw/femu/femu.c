@@ -220,8 +220,8 @@ static void femu_ns_fini(FemuCtrl *n)
 }
 
 /*
- * What several namespaces per controller do not have yet: the state
- * file and FDP speak of one namespace.
+ * What several namespaces per controller do not have yet: FDP speaks of
+ * one namespace (a zoned namespace and a state file: state.c).
  */
 static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
 {
@@ -230,11 +230,6 @@ static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
     }
     if (n->nns < 2) {
         return true;
-    }
-    if (n->params.state_path) {
-        error_setg(errp, "state=%s: state files hold one namespace; "
-                   "namespaces=%u", n->params.state_path, n->nns);
-        return false;
     }
     if (n->params.subsys_id) {
         error_setg(errp, "subsys=%s: FDP with several namespaces is not "

@@ -12,6 +12,11 @@
  *         FEMU_STATE_BATCH chunks a section, each with its own CRC;
  *   TRIM  (appended generations) chunks emptied since the generation
  *         before: u32 count, u32 0, count x (u64 first chunk, u64 chunks);
+ *   NS    (several namespaces, format 5) before each namespace's DATA and
+ *         TRIM sections: its NSID, size, mode, FTL range and SMART
+ *         counters (FTL_STATE_NS_LEN bytes, include/hw/femu/ftl.h); a
+ *         generation has one per namespace, the BlackBox ones' FTL is the
+ *         one FTL section;
  *   END   the generation is complete.
  * So the file and the host memory after loading grow with the data the
  * host wrote, not with the namespace.  Pages that femu-sim wrote into a
@@ -63,9 +68,14 @@ static const char *femu_state_devname(FemuCtrl *n)
     return DEVICE(n)->id ? DEVICE(n)->id : n->sn;
 }
 
+static uint64_t femu_state_ns_chunks(FemuNamespace *ns)
+{
+    return DIV_ROUND_UP(ns->store.size, FEMU_STATE_CHUNK);
+}
+
 static uint64_t femu_state_nchunks(FemuCtrl *n)
 {
-    return DIV_ROUND_UP(n->ns[0].store.size, FEMU_STATE_CHUNK);
+    return femu_state_ns_chunks(&n->ns[0]);
 }
 
 /* ---- loading: the library reads the file, these take its sections ---- */
@@ -73,13 +83,15 @@ static uint64_t femu_state_nchunks(FemuCtrl *n)
 struct femu_state_loader {
     FemuCtrl *n;
     uint64_t chunks;
+    bool ns_seen;       /* an NS section: the file has several namespaces */
 };
 
-static void femu_state_put_chunk(void *opaque, uint64_t c,
+/* a DATA record of namespace nsid (1..nns: its NS section was checked) */
+static void femu_state_put_chunk(void *opaque, uint32_t nsid, uint64_t c,
                                  const uint8_t *bytes, uint64_t off)
 {
     struct femu_state_loader *l = opaque;
-    FemuStore *st = &l->n->ns[0].store;
+    FemuStore *st = &l->n->ns[nsid - 1].store;
     uint64_t o = c * FEMU_STATE_CHUNK;
 
     memcpy(st->base + o, bytes, MIN(FEMU_STATE_CHUNK, st->size - o));
@@ -87,21 +99,87 @@ static void femu_state_put_chunk(void *opaque, uint64_t c,
     l->chunks++;
 }
 
-static void femu_state_trim_chunks(void *opaque, uint64_t first, uint64_t k)
+static void femu_state_trim_chunks(void *opaque, uint32_t nsid,
+                                   uint64_t first, uint64_t k)
 {
     struct femu_state_loader *l = opaque;
-    FemuStore *st = &l->n->ns[0].store;
+    FemuStore *st = &l->n->ns[nsid - 1].store;
     uint64_t o = first * FEMU_STATE_CHUNK;
 
     femu_store_discard(st, o, MIN(k * FEMU_STATE_CHUNK, st->size - o));
+}
+
+static const char *femu_state_mode_name(uint32_t mode)
+{
+    return mode == FEMU_MODE_BBSSD ? "bbssd" :
+           mode == FEMU_MODE_NOSSD ? "nossd" :
+           mode == FEMU_MODE_ZNS ? "znssd" : "unknown";
+}
+
+/*
+ * An NS section: the namespace must be this device's, with the same
+ * count, mode, size and FTL range (else the property that differs is
+ * named); it brings the namespace's SMART counters.
+ */
+static int femu_state_ns_section(struct femu_state_loader *l,
+                                 const uint8_t *p, uint64_t len, char *err,
+                                 size_t errlen)
+{
+    FemuCtrl *n = l->n;
+    uint32_t nsid = ldl_le_p(p), count = ldl_le_p(p + 4);
+    uint64_t chunks = rd64(p + 8);
+    uint32_t mode;
+    FemuNamespace *ns;
+
+    if (len != FTL_STATE_NS_LEN) {
+        snprintf(err, errlen, "corrupted state file (NS section of %"
+                 PRIu64 " bytes)", len);
+        return -1;
+    }
+    if (count != n->nns) {
+        snprintf(err, errlen, "configuration mismatch: namespaces is %u in "
+                 "the state file but %u here", count, n->nns);
+        return -1;
+    }
+    ns = &n->ns[nsid - 1];
+    mode = ldl_le_p(p + 16);
+    if (mode != ns->mode->mode) {
+        snprintf(err, errlen, "configuration mismatch: namespace_modes: "
+                 "namespace %u is %s in the state file but %s here", nsid,
+                 femu_state_mode_name(mode),
+                 femu_state_mode_name(ns->mode->mode));
+        return -1;
+    }
+    if (chunks != femu_state_ns_chunks(ns) ||
+        (mode == FEMU_MODE_BBSSD && rd64(p + 24) != ns->ftl_base)) {
+        snprintf(err, errlen, "configuration mismatch: namespace_sizes: "
+                 "namespace %u is %" PRIu64 " KiB at FTL block %" PRIu64
+                 " in the state file but %" PRIu64 " KiB at FTL block %" PRIu64
+                 " here", nsid, chunks * (FEMU_STATE_CHUNK / 1024),
+                 rd64(p + 24),
+                 femu_state_ns_chunks(ns) * (FEMU_STATE_CHUNK / 1024),
+                 mode == FEMU_MODE_BBSSD ? ns->ftl_base : 0);
+        return -1;
+    }
+    /* each generation has them: the last one's stay */
+    ns->bytes_read = rd64(p + 32);
+    ns->bytes_written = rd64(p + 40);
+    ns->host_read_cmds = rd64(p + 48);
+    ns->host_write_cmds = rd64(p + 56);
+    l->ns_seen = true;
+    return 0;
 }
 
 static int femu_state_section(void *opaque, uint32_t tag, const uint8_t *p,
                               uint64_t len, uint32_t gen, char *err,
                               size_t errlen)
 {
-    FemuCtrl *n = ((struct femu_state_loader *)opaque)->n;
+    struct femu_state_loader *l = opaque;
+    FemuCtrl *n = l->n;
 
+    if (tag == FTL_STATE_SEC_NS) {
+        return femu_state_ns_section(l, p, len, err, errlen);
+    }
     if (tag != FTL_STATE_SEC_DEV) {
         /* another writer's section (femu-sim's): checked, not used */
         return 0;
@@ -158,8 +236,8 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     struct ftl_state_sink sink = {
         .opaque = &l,
         .nchunks = femu_state_nchunks(n),
-        .data = femu_state_put_chunk,
-        .trim = femu_state_trim_chunks,
+        .ns_data = femu_state_put_chunk,
+        .ns_trim = femu_state_trim_chunks,
         .section = femu_state_section,
     };
     struct ftl_state_info info;
@@ -187,6 +265,21 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
         error_setg(errp, "state=%s: %s", n->params.state_path, err);
         return false;
     }
+    if (!l.ns_seen && n->nns > 1) {
+        /* a file of one namespace (or of femu-sim alone) */
+        ftl_free(ftl);
+        error_setg(errp, "state=%s: configuration mismatch: namespaces is 1 "
+                   "in the state file but %u here", n->params.state_path,
+                   n->nns);
+        return false;
+    }
+    if (!l.ns_seen) {
+        /* one namespace: its SMART counters are the controller's */
+        n->ns[0].bytes_read = n->bytes_read;
+        n->ns[0].bytes_written = n->bytes_written;
+        n->ns[0].host_read_cmds = n->host_read_cmds;
+        n->ns[0].host_write_cmds = n->host_write_cmds;
+    }
     /* the run-time controls (0xEF codes 1-4) start at their defaults in
      * every QEMU run, with or without a state file */
     ftl_set_gc_delay(ftl, true);
@@ -196,7 +289,9 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     n->media_ro = ftl_read_only(ftl);
     /* the file holds all of it: the next save appends what changes, to
      * a file of this format (an older one is rewritten whole) */
-    bitmap_zero(n->ns[0].store.dirty, femu_state_nchunks(n));
+    for (uint32_t i = 0; i < n->nns; i++) {
+        bitmap_zero(n->ns[i].store.dirty, femu_state_ns_chunks(&n->ns[i]));
+    }
     if (info.version == FTL_STATE_VERSION) {
         n->state_gens = info.gens;
         n->state_end = info.end;
@@ -272,12 +367,12 @@ static int femu_state_put_trim(struct femu_state_out *o, bool flush,
  * not mincore(): the kernel reports pages it swapped out (swap files,
  * zram, zswap) as not resident, and they hold data all the same.
  */
-static int femu_state_save_data(FemuCtrl *n, struct femu_state_out *o,
+static int femu_state_save_data(FemuNamespace *ns, struct femu_state_out *o,
                                 const unsigned long *which, bool trim,
                                 char *err, size_t errlen)
 {
-    FemuStore *st = &n->ns[0].store;
-    uint64_t nchunks = femu_state_nchunks(n);
+    FemuStore *st = &ns->store;
+    uint64_t nchunks = femu_state_ns_chunks(ns);
 
     for (uint64_t c = find_first_bit(which, nchunks); c < nchunks;
          c = find_next_bit(which, nchunks, c + 1)) {
@@ -347,9 +442,30 @@ static int femu_state_write_gen(FemuCtrl *n, FILE *f, uint32_t seq,
     }
     rc = rc ? rc : ftl_state_write_section(f, FTL_STATE_SEC_DEV, dev,
                                            sizeof(dev), err, errlen);
-    rc = rc ? rc : femu_state_save_data(n, o, seq ? n->ns[0].store.dirty
-                                                  : n->ns[0].store.written,
-                                        seq != 0, err, errlen);
+    /* one namespace: its data alone, as before format 5; several: each
+     * namespace's NS section and its data */
+    for (uint32_t i = 0; i < n->nns && !rc; i++) {
+        FemuNamespace *ns = &n->ns[i];
+        uint8_t h[FTL_STATE_NS_LEN] = { 0 };
+
+        if (n->nns > 1) {
+            stl_le_p(h, ns->nsid);
+            stl_le_p(h + 4, n->nns);
+            stq_le_p(h + 8, femu_state_ns_chunks(ns));
+            stl_le_p(h + 16, ns->mode->mode);
+            stq_le_p(h + 24, ns->mode->mode == FEMU_MODE_BBSSD ?
+                             ns->ftl_base : 0);
+            stq_le_p(h + 32, qatomic_read(&ns->bytes_read));
+            stq_le_p(h + 40, qatomic_read(&ns->bytes_written));
+            stq_le_p(h + 48, qatomic_read(&ns->host_read_cmds));
+            stq_le_p(h + 56, qatomic_read(&ns->host_write_cmds));
+            rc = ftl_state_write_section(f, FTL_STATE_SEC_NS, h, sizeof(h),
+                                         err, errlen);
+        }
+        rc = rc ? rc : femu_state_save_data(ns, o, seq ? ns->store.dirty
+                                                       : ns->store.written,
+                                            seq != 0, err, errlen);
+    }
     rc = rc ? rc : ftl_state_gen_end(g, err, errlen);
     if (!rc && (fflush(f) || qemu_fdatasync(fileno(f)))) {
         snprintf(err, errlen, "cannot write %s: %s", n->params.state_path,
@@ -462,8 +578,7 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
     g_autofree uint8_t *tbuf = g_malloc(8 + 16 * FTL_STATE_TRIM_BATCH);
     struct femu_state_out o = { .buf = buf, .tbuf = tbuf };
     struct ftl_state_gen g = { 0 };
-    uint64_t nchunks = femu_state_nchunks(n);
-    uint64_t live;
+    uint64_t live = n->state_ftl_bytes;
     int64_t t0 = get_clock();
     bool full;
     int rc;
@@ -474,8 +589,11 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
     }
     /* a whole file when there is none of this format yet, or when the
      * appended generations outgrow what they describe */
-    live = bitmap_count_one(n->ns[0].store.written, nchunks) *
-           (uint64_t)FEMU_STATE_REC + n->state_ftl_bytes;
+    for (uint32_t i = 0; i < n->nns; i++) {
+        live += bitmap_count_one(n->ns[i].store.written,
+                                 femu_state_ns_chunks(&n->ns[i])) *
+                (uint64_t)FEMU_STATE_REC;
+    }
     full = !n->state_gens || n->state_gens >= FEMU_STATE_MAX_GENS ||
            n->state_appended > live;
     rc = full ? femu_state_save_full(n, &o, &g, err, sizeof(err), errp)
@@ -489,7 +607,9 @@ bool femu_state_save(FemuCtrl *n, Error **errp)
     }
     /* the device is quiet (all its locks held, or its pollers stopped):
      * nothing changed since the snapshot */
-    bitmap_zero(n->ns[0].store.dirty, nchunks);
+    for (uint32_t i = 0; i < n->nns; i++) {
+        bitmap_zero(n->ns[i].store.dirty, femu_state_ns_chunks(&n->ns[i]));
+    }
     trace_femu_state_save(n->params.state_path, full ? "full" : "append",
                           (uint32_t)g.seq, o.chunks, o.trimmed, g.bytes,
                           get_clock() - t0);
@@ -536,6 +656,17 @@ bool femu_state_realize(FemuCtrl *n, Error **errp)
         error_setg(errp, "state=%s: state files need femu_mode=1 (the "
                    "BlackBox SSD)", n->params.state_path);
         return false;
+    }
+    for (uint32_t i = 1; i < n->nns; i++) {
+        if (n->ns[i].mode->mode == FEMU_MODE_ZNS) {
+            /* as with femu_mode=3: zone states, write pointers and the
+             * zone FTL are not saved */
+            error_setg(errp, "state=%s: state files do not hold zoned "
+                       "namespaces (zone states and write pointers are not "
+                       "saved); namespace %u is znssd", n->params.state_path,
+                       n->ns[i].nsid);
+            return false;
+        }
     }
     return femu_state_lock(n, errp) && femu_state_load(n, errp);
 }

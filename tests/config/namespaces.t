@@ -22,9 +22,28 @@ refuse '^namespace_sizes: 2048 MiB given, devsz_mb=1024 leaves less than that' \
 refuse '^namespace_sizes: 1024 MiB given, devsz_mb=1024 leaves less than 1 MiB' \
     femu,namespaces=2,namespace_sizes=1G,,
 refuse '^op_pcent=25: with namespaces=2 give devsz_mb' femu,namespaces=2,op_pcent=25
-# what one namespace's state file and FDP cannot hold yet
-refuse '^state=.*: state files hold one namespace; namespaces=2' \
-    femu,namespaces=2,state=$cfg_tmp/x.femu
+# a state file holds every namespace (tests/guest/femu-state-ns.t): made
+# at quit, loaded again; one made with other namespace properties is
+# refused naming the property
+S=femu,nchs=2,luns_per_ch=2,blks_per_pl=64,devsz_mb=192
+rm -f $cfg_tmp/ns*.femu
+accept $S,namespaces=2,state=$cfg_tmp/ns2.femu
+accept $S,namespaces=2,state=$cfg_tmp/ns2.femu
+refuse '^state=.*: configuration mismatch: namespaces is 2 in the state file but 3 here$' \
+    $S,namespaces=3,state=$cfg_tmp/ns2.femu
+accept $S,state=$cfg_tmp/ns1.femu
+refuse '^state=.*: configuration mismatch: namespaces is 1 in the state file but 2 here$' \
+    $S,namespaces=2,state=$cfg_tmp/ns1.femu
+refuse '^state=.*: configuration mismatch: namespace_sizes: namespace 1 is 98304 KiB at FTL block 0 in the state file but 65536 KiB at FTL block 0 here$' \
+    $S,namespaces=2,namespace_sizes=64M,,128M,state=$cfg_tmp/ns2.femu
+accept $S,namespaces=3,namespace_modes=bbssd,,bbssd,,nossd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
+accept $S,namespaces=3,namespace_modes=bbssd,,bbssd,,nossd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
+refuse '^state=.*: configuration mismatch: namespace_modes: namespace 2 is bbssd in the state file but nossd here$' \
+    $S,namespaces=3,namespace_modes=bbssd,,nossd,,bbssd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
+# zone states and write pointers are not saved (as with femu_mode=3)
+refuse '^state=.*: state files do not hold zoned namespaces .*; namespace 2 is znssd$' \
+    femu,devsz_mb=8192,namespaces=2,namespace_modes=bbssd,,znssd,state=$cfg_tmp/z.femu
+# what FDP cannot hold yet
 # an I/O trace records every BlackBox namespace (tests/guest/femu-trace.t)
 accept femu,namespaces=2,io_trace=$cfg_tmp/x.ftr
 refuse '^subsys=s0: FDP with several namespaces is not provided yet' \

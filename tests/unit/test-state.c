@@ -382,7 +382,7 @@ static void test_damage(void)
                    "foreign file");
     memcpy(m, b, n);
     m[8] = FTL_STATE_VERSION + 1;
-    expect_refused(&c, m, n, "format version 5", "newer version");
+    expect_refused(&c, m, n, "format version 6", "newer version");
     /* every truncation */
     for (size_t k = 1; k < n; k += (k < 64 ? 1 : 97)) {
         expect_refused(&c, b, k, k < 16 ? "not a FEMU state file" :
@@ -780,6 +780,149 @@ static void test_generations(void)
 }
 
 /*
+ * Several namespaces (format 5): an NS section makes the DATA and TRIM
+ * records after it, up to the generation's END, its namespace's; each
+ * generation starts with namespace 1's.  A sink with ns_data gets them
+ * all with their NSID; one without gets namespace 1's alone.  Records
+ * beyond the NS section's namespace and impossible NS headers are
+ * refused.
+ */
+struct ns_view {
+    uint8_t data[2][GEN_CHUNKS];
+    uint32_t ns_sections;
+};
+
+static void nv_data(void *o, uint32_t nsid, uint64_t c, const uint8_t *b,
+                    uint64_t off)
+{
+    ((struct ns_view *)o)->data[nsid - 1][c] = b[0];
+}
+
+static void nv_trim(void *o, uint32_t nsid, uint64_t first, uint64_t n)
+{
+    memset(((struct ns_view *)o)->data[nsid - 1] + first, 0, n);
+}
+
+static int nv_section(void *o, uint32_t tag, const uint8_t *p, uint64_t len,
+                      uint32_t gen, char *err, size_t errlen)
+{
+    if (tag == FTL_STATE_SEC_NS) {
+        ((struct ns_view *)o)->ns_sections++;
+    }
+    return 0;
+}
+
+static void put_ns(FILE *fp, uint32_t nsid, uint32_t count, uint64_t chunks)
+{
+    uint8_t b[FTL_STATE_NS_LEN] = { 0 };
+    char err[256];
+
+    put64le(b, nsid | (uint64_t)count << 32);
+    put64le(b + 8, chunks);
+    CHECK_EQ(ftl_state_write_section(fp, FTL_STATE_SEC_NS, b, sizeof(b),
+                                     err, sizeof(err)), 0);
+}
+
+static uint8_t *ns_file(const struct ftl *f, uint64_t ns2_chunks,
+                        uint64_t bad_chunk, uint32_t bad_nsid, size_t *n)
+{
+    struct ftl_state_gen gen;
+    char err[256];
+    FILE *fp = tmpfile();
+    uint8_t *b;
+
+    CHECK_EQ(ftl_state_gen_begin(&gen, fp, 0, err, sizeof(err)), 0);
+    CHECK_EQ(ftl_state_save(f, 0, fp, err, sizeof(err)), 0);
+    put_data(fp, 0, 0xa0);                  /* namespace 1, no NS yet */
+    put_ns(fp, bad_nsid ? bad_nsid : 2, 2, ns2_chunks);
+    put_data(fp, 1, 0xb1);
+    put_data(fp, bad_chunk ? bad_chunk : 3, 0xb3);
+    CHECK_EQ(ftl_state_gen_end(&gen, err, sizeof(err)), 0);
+    CHECK_EQ(ftl_state_gen_begin(&gen, fp, 1, err, sizeof(err)), 0);
+    CHECK_EQ(ftl_state_save(f, 0, fp, err, sizeof(err)), 0);
+    put_data(fp, 2, 0xa2);                  /* namespace 1 again */
+    put_ns(fp, 1, 2, GEN_CHUNKS);
+    put_trim(fp, 0, 1);
+    put_ns(fp, 2, 2, ns2_chunks);
+    put_trim(fp, 1, 1);
+    put_data(fp, 0, 0xb0);
+    CHECK_EQ(ftl_state_gen_end(&gen, err, sizeof(err)), 0);
+    *n = (size_t)ftell(fp);
+    b = malloc(*n);
+    rewind(fp);
+    CHECK_EQ(fread(b, 1, *n, fp), *n);
+    fclose(fp);
+    return b;
+}
+
+static void test_namespaces(void)
+{
+    struct ftl_config c;
+    struct ftl *f, *g;
+    struct ftl_state_info info;
+    struct ns_view v = { 0 };
+    struct gen_view gv;
+    struct ftl_state_sink sink = {
+        .opaque = &v, .nchunks = GEN_CHUNKS, .ns_data = nv_data,
+        .ns_trim = nv_trim, .section = nv_section,
+    };
+    uint64_t rs = 9;
+    char err[256];
+    uint8_t *b;
+    size_t n;
+    FILE *fp;
+
+    small_cfg(&c);
+    f = must_new(&c);
+    for (uint64_t i = 0; i < 500; i++) {
+        step(f, i, 0, &rs);
+    }
+    b = ns_file(f, 4, 0, 0, &n);
+    fp = fmemopen(b, n, "rb");
+    g = ftl_state_read_file(&c, fp, 0, &sink, &info, err, sizeof(err));
+    fclose(fp);
+    CHECK(g != NULL);
+    CHECK_EQ(info.gens, 2);
+    CHECK_EQ(v.ns_sections, 3);
+    /* namespace 1: chunk 0 written then trimmed, chunk 2 written */
+    CHECK_EQ(v.data[0][0], 0);
+    CHECK_EQ(v.data[0][1], 0);
+    CHECK_EQ(v.data[0][2], 0xa2);
+    CHECK_EQ(v.data[0][3], 0);
+    /* namespace 2: its own chunks, chunk 1 trimmed */
+    CHECK_EQ(v.data[1][0], 0xb0);
+    CHECK_EQ(v.data[1][1], 0);
+    CHECK_EQ(v.data[1][2], 0);
+    CHECK_EQ(v.data[1][3], 0xb3);
+    ftl_free(g);
+    /* a reader of one namespace: namespace 1's records only */
+    g = read_gens(&c, b, n, &gv, &info, err, sizeof(err));
+    CHECK(g != NULL);
+    CHECK_EQ(gv.data[0], 0);
+    CHECK_EQ(gv.data[1], 0);
+    CHECK_EQ(gv.data[2], 0xa2);
+    CHECK_EQ(gv.data[3], 0);
+    ftl_free(g);
+    free(b);
+    /* namespace 2 has 4 chunks: a record of chunk 5 is beyond it, though
+     * namespace 1 has 8 */
+    b = ns_file(f, 4, 5, 0, &n);
+    g = read_gens(&c, b, n, &gv, &info, err, sizeof(err));
+    CHECK(g == NULL);
+    CHECK_STR(err, "corrupted state file (data chunk 5 beyond the 4-chunk "
+              "namespace of an NS section)");
+    free(b);
+    /* NSID 3 of 2 namespaces */
+    b = ns_file(f, 4, 0, 3, &n);
+    g = read_gens(&c, b, n, &gv, &info, err, sizeof(err));
+    CHECK(g == NULL);
+    CHECK_STR(err, "corrupted state file (NS section of 64 bytes: namespace "
+              "3 of 2)");
+    free(b);
+    ftl_free(f);
+}
+
+/*
  * A version 2 file (before wear was kept) loads with every erase count
  * 0 and no line retired: made from a version 4 file by cutting the wear
  * block.  Loading it with factory bad blocks configured is a mismatch.
@@ -840,5 +983,6 @@ int main(void)
     RUN(test_version2);
     RUN(test_clocks);
     RUN(test_generations);
+    RUN(test_namespaces);
     return test_done("test-state");
 }

@@ -20,6 +20,11 @@
  * last complete generation and the other sections of every generation go
  * to the caller's sink in order, so later data overrides earlier data.
  *
+ * Several namespaces (format 5): an NS section makes the DATA and TRIM
+ * sections after it, up to the next NS or END, its namespace's; each
+ * generation starts with namespace 1's, so a file of one namespace (and
+ * any older file) has none.
+ *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -103,8 +108,15 @@ static const char *tag_name(uint32_t tag, char *b)
     return b;
 }
 
-static int use_data(const struct ftl_state_sink *s, const uint8_t *p,
-                    uint64_t len, uint64_t off, char *err, size_t errlen)
+/* The namespace the DATA and TRIM records being read belong to. */
+struct cur_ns {
+    uint32_t nsid;
+    uint64_t nchunks;
+};
+
+static int use_data(const struct ftl_state_sink *s, const struct cur_ns *ns,
+                    const uint8_t *p, uint64_t len, uint64_t off, char *err,
+                    size_t errlen)
 {
     uint32_t csz = len >= 8 ? get32(p) : 0, count = len >= 8 ? get32(p + 4)
                                                              : 0;
@@ -120,23 +132,27 @@ static int use_data(const struct ftl_state_sink *s, const uint8_t *p,
         const uint8_t *r = p + 8 + (uint64_t)i * FTL_STATE_DATA_REC;
         uint64_t idx = get64(r);
 
-        if (idx >= s->nchunks) {
+        uint64_t at = off + 8 + (uint64_t)i * FTL_STATE_DATA_REC + 8;
+
+        if (idx >= ns->nchunks) {
             snprintf(err, errlen, "corrupted state file (data chunk %llu "
-                     "beyond the %llu-chunk namespace)",
+                     "beyond the %llu-chunk namespace%s)",
                      (unsigned long long)idx,
-                     (unsigned long long)s->nchunks);
+                     (unsigned long long)ns->nchunks,
+                     ns->nsid > 1 ? " of an NS section" : "");
             return -1;
         }
-        if (s->data) {
-            s->data(s->opaque, idx, r + 8,
-                    off + 8 + (uint64_t)i * FTL_STATE_DATA_REC + 8);
+        if (s->ns_data) {
+            s->ns_data(s->opaque, ns->nsid, idx, r + 8, at);
+        } else if (s->data && ns->nsid == 1) {
+            s->data(s->opaque, idx, r + 8, at);
         }
     }
     return 0;
 }
 
-static int use_trim(const struct ftl_state_sink *s, const uint8_t *p,
-                    uint64_t len, char *err, size_t errlen)
+static int use_trim(const struct ftl_state_sink *s, const struct cur_ns *ns,
+                    const uint8_t *p, uint64_t len, char *err, size_t errlen)
 {
     uint32_t count = len >= 8 ? get32(p) : 0;
 
@@ -150,14 +166,16 @@ static int use_trim(const struct ftl_state_sink *s, const uint8_t *p,
         uint64_t first = get64(p + 8 + 16 * (uint64_t)i);
         uint64_t n = get64(p + 16 + 16 * (uint64_t)i);
 
-        if (n == 0 || first >= s->nchunks || n > s->nchunks - first) {
+        if (n == 0 || first >= ns->nchunks || n > ns->nchunks - first) {
             snprintf(err, errlen, "corrupted state file (TRIM of %llu "
                      "chunks at chunk %llu, the namespace has %llu)",
                      (unsigned long long)n, (unsigned long long)first,
-                     (unsigned long long)s->nchunks);
+                     (unsigned long long)ns->nchunks);
             return -1;
         }
-        if (s->trim) {
+        if (s->ns_trim) {
+            s->ns_trim(s->opaque, ns->nsid, first, n);
+        } else if (s->trim && ns->nsid == 1) {
             s->trim(s->opaque, first, n);
         }
     }
@@ -169,10 +187,35 @@ static int use_trim(const struct ftl_state_sink *s, const uint8_t *p,
  * END, to the sink.  *end_len gets END's payload length, end_p (16 bytes)
  * its payload when it has 16.  0, or -1 with a message.
  */
+/*
+ * An NS section: its header checked, then the records after it are its
+ * namespace's.  0, or -1 with a message.
+ */
+static int use_ns(const struct ftl_state_sink *s, struct cur_ns *ns,
+                  const uint8_t *p, uint64_t len, char *err, size_t errlen)
+{
+    uint32_t nsid = len >= FTL_STATE_NS_MIN ? get32(p) : 0;
+    uint32_t count = len >= FTL_STATE_NS_MIN ? get32(p + 4) : 0;
+
+    if (len < FTL_STATE_NS_MIN || nsid < 1 || nsid > count ||
+        count > FTL_STATE_MAX_NS) {
+        snprintf(err, errlen, "corrupted state file (NS section of %llu "
+                 "bytes: namespace %u of %u)", (unsigned long long)len, nsid,
+                 count);
+        return -1;
+    }
+    ns->nsid = nsid;
+    ns->nchunks = nsid == 1 ? s->nchunks : get64(p + 8);
+    return 0;
+}
+
 static int use_sections(FILE *f, const struct ftl_state_sink *s, uint32_t gen,
                         uint8_t *buf, uint64_t *end_len, uint8_t *end_p,
                         uint64_t *end_off, char *err, size_t errlen)
 {
+    /* each generation starts with namespace 1's records */
+    struct cur_ns ns = { .nsid = 1, .nchunks = s->nchunks };
+
     for (;;) {
         uint32_t tag;
         uint64_t len;
@@ -206,9 +249,14 @@ static int use_sections(FILE *f, const struct ftl_state_sink *s, uint32_t gen,
             return -1;
         }
         if (tag == FTL_STATE_SEC_DATA) {
-            rc = use_data(s, buf, len, (uint64_t)off + 16, err, errlen);
+            rc = use_data(s, &ns, buf, len, (uint64_t)off + 16, err, errlen);
         } else if (tag == FTL_STATE_SEC_TRIM) {
-            rc = use_trim(s, buf, len, err, errlen);
+            rc = use_trim(s, &ns, buf, len, err, errlen);
+        } else if (tag == FTL_STATE_SEC_NS) {
+            rc = use_ns(s, &ns, buf, len, err, errlen);
+            if (!rc && s->section) {
+                rc = s->section(s->opaque, tag, buf, len, gen, err, errlen);
+            }
         } else if (s->section) {
             rc = s->section(s->opaque, tag, buf, len, gen, err, errlen);
         }

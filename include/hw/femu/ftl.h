@@ -518,7 +518,7 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * 4: erase counts and retired lines follow the mapping table; files of
  * versions 1 to 3 still load, with every erase count 0 and no line
  * retired */
-#define FTL_STATE_VERSION 4
+#define FTL_STATE_VERSION 5
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)
@@ -527,6 +527,8 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
 #define FTL_STATE_SEC_DEV  FTL_STATE_TAG('D', 'E', 'V', ' ')
 #define FTL_STATE_SEC_END  FTL_STATE_TAG('E', 'N', 'D', ' ')
 #define FTL_STATE_SEC_TRIM FTL_STATE_TAG('T', 'R', 'I', 'M')
+/* format 5: the namespace the DATA and TRIM sections after it belong to */
+#define FTL_STATE_SEC_NS   FTL_STATE_TAG('N', 'S', ' ', ' ')
 
 /*
  * A loaded LUN or channel may be busy at most this long after the clock
@@ -601,6 +603,22 @@ int ftl_state_skip_payload(FILE *f, uint32_t tag, uint64_t len, char *err,
 /* the largest section but the FTL's: a full DATA section */
 #define FTL_STATE_SECTION_MAX (8u + FTL_STATE_DATA_BATCH * FTL_STATE_DATA_REC)
 
+/*
+ * NS section (format 5): the DATA and TRIM sections after it, up to the
+ * next NS or the generation's END, are namespace nsid's (before any NS
+ * section of a generation: namespace 1's, as in older files).  Payload,
+ * at least FTL_STATE_NS_MIN bytes: u32 nsid (1..FTL_STATE_MAX_NS), u32
+ * namespaces (nsid..FTL_STATE_MAX_NS), u64 chunks of the namespace (its
+ * DATA and TRIM records stay below; namespace 1's below the sink's
+ * nchunks), then the writer's: the device's FTL_STATE_NS_LEN bytes go on
+ * with u32 mode (1 BlackBox, 2 NoSSD), u32 0, u64 first logical block
+ * in the FTL (BlackBox), the namespace's SMART bytes read, written, read
+ * and write commands (4 x u64).  The sink's section() sees it first.
+ */
+#define FTL_STATE_NS_MIN      16u
+#define FTL_STATE_NS_LEN      64u
+#define FTL_STATE_MAX_NS      16u
+
 /* Read the 16-byte header: 0 with *version, or -1 with a message. */
 int ftl_state_read_header(FILE *f, uint32_t *version, char *err,
                           size_t errlen);
@@ -625,7 +643,8 @@ int ftl_state_gen_end(struct ftl_state_gen *g, char *err, size_t errlen);
 /* What a reader does with the sections of a file, in file order. */
 struct ftl_state_sink {
     void *opaque;
-    uint64_t nchunks;   /* chunks of the namespace: DATA and TRIM within */
+    uint64_t nchunks;   /* chunks of namespace 1: its DATA and TRIM within
+                         * (the others': their NS section's count) */
     /* a DATA record: chunk's 4096 bytes, found at file offset off */
     void (*data)(void *opaque, uint64_t chunk, const uint8_t *bytes,
                  uint64_t off);
@@ -637,6 +656,14 @@ struct ftl_state_sink {
      * message. */
     int (*section)(void *opaque, uint32_t tag, const uint8_t *p,
                    uint64_t len, uint32_t gen, char *err, size_t errlen);
+    /* format 5, several namespaces: when set, every DATA record and
+     * TRIM range goes here with its namespace (data and trim are not
+     * called); when not, data and trim get namespace 1's and the others'
+     * are checked and dropped */
+    void (*ns_data)(void *opaque, uint32_t nsid, uint64_t chunk,
+                    const uint8_t *bytes, uint64_t off);
+    void (*ns_trim)(void *opaque, uint32_t nsid, uint64_t first,
+                    uint64_t n);
 };
 
 struct ftl_state_info {

@@ -1145,7 +1145,8 @@ static uint32_t le32(const uint8_t *p)
 }
 
 static int filter_data(const struct sim_opts *o, uint8_t *p, uint64_t *len,
-                       char *err, size_t errlen)
+                       bool in_ftl, uint64_t ftl_base, char *err,
+                       size_t errlen)
 {
     uint32_t secsz = o->cfg.secsz, count, kept = 0;
     uint64_t nblk = ftl_cfg_ns_blocks(&o->cfg);
@@ -1165,8 +1166,9 @@ static int filter_data(const struct sim_opts *o, uint8_t *p, uint64_t *len,
         for (int k = 7; k >= 0; k--) {
             idx = idx << 8 | r[k];
         }
-        b0 = idx * (DATA_CHUNK / secsz);
-        for (uint32_t k = 0; k < DATA_CHUNK / secsz; k++) {
+        /* a BlackBox namespace's blocks are the FTL's from its base */
+        b0 = ftl_base + idx * (DATA_CHUNK / secsz);
+        for (uint32_t k = 0; in_ftl && k < DATA_CHUNK / secsz; k++) {
             if (b0 + k < nblk && touched(o, b0 + k)) {
                 memset(r + 8 + (size_t)k * secsz, 0, secsz);
             }
@@ -1195,20 +1197,40 @@ static int filter_data(const struct sim_opts *o, uint8_t *p, uint64_t *len,
  */
 struct carry {
     FILE *out;
-    uint64_t *map;      /* per chunk: file offset of its bytes, 0: none */
+    /* per namespace (NSID - 1), per chunk: file offset of its bytes, 0:
+     * none; namespace 1's from the start, the others' from their NS
+     * section (a device with several namespaces, format 5) */
+    uint64_t *map[FTL_STATE_MAX_NS];
+    uint64_t nchunks[FTL_STATE_MAX_NS];
+    uint8_t ns[FTL_STATE_MAX_NS][FTL_STATE_NS_LEN]; /* the last NS section */
+    bool has_ns[FTL_STATE_MAX_NS];
     uint8_t dev[64];
     uint64_t dev_len;   /* 0: no DEV section */
 };
 
-static void carry_data(void *opaque, uint64_t chunk, const uint8_t *bytes,
-                       uint64_t off)
+static uint64_t le64(const uint8_t *p)
 {
-    ((struct carry *)opaque)->map[chunk] = off;
+    return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-static void carry_trim(void *opaque, uint64_t first, uint64_t n)
+static void carry_data(void *opaque, uint32_t nsid, uint64_t chunk,
+                       const uint8_t *bytes, uint64_t off)
 {
-    memset(((struct carry *)opaque)->map + first, 0, n * sizeof(uint64_t));
+    struct carry *c = opaque;
+
+    if (c->map[nsid - 1]) {
+        c->map[nsid - 1][chunk] = off;
+    }
+}
+
+static void carry_trim(void *opaque, uint32_t nsid, uint64_t first,
+                       uint64_t n)
+{
+    struct carry *c = opaque;
+
+    if (c->map[nsid - 1]) {
+        memset(c->map[nsid - 1] + first, 0, n * sizeof(uint64_t));
+    }
 }
 
 static int carry_section(void *opaque, uint32_t tag, const uint8_t *p,
@@ -1217,6 +1239,34 @@ static int carry_section(void *opaque, uint32_t tag, const uint8_t *p,
     struct carry *c = opaque;
 
     if (tag == SIM_SECTION) {
+        return 0;
+    }
+    if (tag == FTL_STATE_SEC_NS) {
+        /* the library checked nsid; its records follow: kept with it */
+        uint32_t i = le32(p) - 1;
+
+        if (len != FTL_STATE_NS_LEN) {
+            snprintf(err, errlen, "corrupted state file (NS section of %llu "
+                     "bytes)", (unsigned long long)len);
+            return -1;
+        }
+        if (i > 0 && !c->map[i]) {
+            c->nchunks[i] = le64(p + 8);
+            c->map[i] = calloc(c->nchunks[i] ? c->nchunks[i] : 1,
+                               sizeof(uint64_t));
+            if (!c->map[i]) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+        } else if (i > 0 && le64(p + 8) != c->nchunks[i]) {
+            snprintf(err, errlen, "corrupted state file (namespace %u of "
+                     "%llu and %llu chunks)", i + 1,
+                     (unsigned long long)c->nchunks[i],
+                     (unsigned long long)le64(p + 8));
+            return -1;
+        }
+        memcpy(c->ns[i], p, len);
+        c->has_ns[i] = true;
         return 0;
     }
     if (tag == FTL_STATE_SEC_DEV && len && len <= sizeof(c->dev)) {
@@ -1234,6 +1284,59 @@ static uint64_t state_nchunks(const struct ftl_config *cfg)
            DATA_CHUNK;
 }
 
+/*
+ * Namespace i's merged data into f: its NS section (when the file had
+ * one), then DATA sections of its chunks less what this run wrote.
+ */
+static int carry_ns(const struct sim_opts *o, struct carry *c, uint32_t i,
+                    FILE *in, const char *from, uint8_t *buf, FILE *f,
+                    char *err, size_t errlen)
+{
+    uint64_t nchunks = c->nchunks[i], *map = c->map[i];
+    /* femu-sim's writes are the FTL's: a BlackBox namespace's blocks
+     * from its base (namespace 1 from 0); a NoSSD one has none */
+    bool in_ftl = !c->has_ns[i] || le32(c->ns[i] + 16) == 1;
+    uint64_t base = c->has_ns[i] ? le64(c->ns[i] + 24) : 0;
+    uint32_t count = 0;
+
+    if (c->has_ns[i] && ftl_state_write_section(f, FTL_STATE_SEC_NS,
+                                                c->ns[i], FTL_STATE_NS_LEN,
+                                                err, errlen)) {
+        return -1;
+    }
+    for (uint64_t ch = 0; ch <= nchunks; ch++) {
+        uint8_t *r = buf + 8 + (uint64_t)count * DATA_REC;
+        uint64_t len;
+
+        if (ch < nchunks && map[ch]) {
+            for (int k = 0; k < 8; k++) {
+                r[k] = (uint8_t)(ch >> (8 * k));
+            }
+            if (fseek(in, (long)map[ch], SEEK_SET) ||
+                fread(r + 8, 1, DATA_CHUNK, in) != DATA_CHUNK) {
+                snprintf(err, errlen, "%s: cannot read it again", from);
+                return -1;
+            }
+            count++;
+        }
+        if (!count || (count < FTL_STATE_DATA_BATCH && ch < nchunks)) {
+            continue;
+        }
+        for (int k = 0; k < 4; k++) {
+            buf[k] = (uint8_t)(DATA_CHUNK >> (8 * k));
+            buf[4 + k] = (uint8_t)(count >> (8 * k));
+        }
+        len = 8 + (uint64_t)count * DATA_REC;
+        count = 0;
+        if (filter_data(o, buf, &len, in_ftl, base, err, errlen) ||
+            (len > 8 && ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
+                                                len, err, errlen))) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int carry_sections(const struct sim_opts *o, const char *from,
                           FILE *f, char *err, size_t errlen)
 {
@@ -1241,18 +1344,18 @@ static int carry_sections(const struct sim_opts *o, const char *from,
     struct ftl_state_sink sink = {
         .opaque = &c,
         .nchunks = state_nchunks(&o->cfg),
-        .data = carry_data,
-        .trim = carry_trim,
+        .ns_data = carry_data,
+        .ns_trim = carry_trim,
         .section = carry_section,
     };
     uint8_t *buf = malloc(FTL_STATE_SECTION_MAX);
     FILE *in = fopen(from, "rb");
     struct ftl *old = NULL;
-    uint32_t count = 0;
     int rc = -1;
 
-    c.map = calloc(sink.nchunks ? sink.nchunks : 1, sizeof(uint64_t));
-    if (!in || !buf || !c.map) {
+    c.nchunks[0] = sink.nchunks;
+    c.map[0] = calloc(sink.nchunks ? sink.nchunks : 1, sizeof(uint64_t));
+    if (!in || !buf || !c.map[0]) {
         snprintf(err, errlen, "%s: %s", from, strerror(errno));
         goto out;
     }
@@ -1264,33 +1367,9 @@ static int carry_sections(const struct sim_opts *o, const char *from,
                                              c.dev_len, err, errlen)) {
         goto out;
     }
-    for (uint64_t ch = 0; ch <= sink.nchunks; ch++) {
-        uint8_t *r = buf + 8 + (uint64_t)count * DATA_REC;
-        uint64_t len;
-
-        if (ch < sink.nchunks && c.map[ch]) {
-            for (int k = 0; k < 8; k++) {
-                r[k] = (uint8_t)(ch >> (8 * k));
-            }
-            if (fseek(in, (long)c.map[ch], SEEK_SET) ||
-                fread(r + 8, 1, DATA_CHUNK, in) != DATA_CHUNK) {
-                snprintf(err, errlen, "%s: cannot read it again", from);
-                goto out;
-            }
-            count++;
-        }
-        if (!count || (count < FTL_STATE_DATA_BATCH && ch < sink.nchunks)) {
-            continue;
-        }
-        for (int k = 0; k < 4; k++) {
-            buf[k] = (uint8_t)(DATA_CHUNK >> (8 * k));
-            buf[4 + k] = (uint8_t)(count >> (8 * k));
-        }
-        len = 8 + (uint64_t)count * DATA_REC;
-        count = 0;
-        if (filter_data(o, buf, &len, err, errlen) ||
-            (len > 8 && ftl_state_write_section(f, FTL_STATE_SEC_DATA, buf,
-                                                len, err, errlen))) {
+    for (uint32_t i = 0; i < FTL_STATE_MAX_NS; i++) {
+        if ((i == 0 || c.has_ns[i]) &&
+            carry_ns(o, &c, i, in, from, buf, f, err, errlen)) {
             goto out;
         }
     }
@@ -1300,7 +1379,9 @@ out:
         fclose(in);
     }
     ftl_free(old);
-    free(c.map);
+    for (uint32_t i = 0; i < FTL_STATE_MAX_NS; i++) {
+        free(c.map[i]);
+    }
     free(buf);
     return rc;
 }
