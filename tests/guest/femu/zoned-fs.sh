@@ -1,17 +1,26 @@
 # Guest side of tests/guest/femu-zoned-fs.t: one controller (serial ZF)
-# with a BlackBox namespace (n1) and a zoned one (n2).  f2fs across the
+# with a BlackBox namespace (NSID 1) and a zoned one (NSID 2).  f2fs across the
 # pair (metadata on the conventional namespace, data on the zones), then
 # zonefs on the zoned namespace: mkfs, mount, write files, unmount,
 # remount, read back and compare checksums, fsck.
 C=$(ctrl_of ZF) || { bad "no controller ZF"; finish; exit; }
-CONV=/dev/${C}n1 ZONED=/dev/${C}n2
-# Linux scans namespaces asynchronously: wait for both block devices
+# Linux numbers the namespaces' block devices in the order it scans them
+# (in parallel), not by NSID: find each by its nsid
+nsdev() {
+    local d
+    for d in /sys/block/${C}n*; do
+        [ "$(cat $d/nsid 2>/dev/null)" = "$1" ] && { basename $d; return; }
+    done
+}
 for i in $(seq 100); do
-    [ -b $CONV ] && [ -b $ZONED ] && [ -e /sys/block/${C}n2/queue/zoned ] && break
+    [ -n "$(nsdev 1)" ] && [ -n "$(nsdev 2)" ] &&
+        [ -e /sys/block/$(nsdev 2)/queue/zoned ] && break
     sleep 0.1
 done
-check "n1 is a conventional block device" [ "$(cat /sys/block/${C}n1/queue/zoned)" = none ]
-check "n2 is host-managed" [ "$(cat /sys/block/${C}n2/queue/zoned)" = host-managed ]
+N1=$(nsdev 1) N2=$(nsdev 2)
+CONV=/dev/$N1 ZONED=/dev/$N2
+check "namespace 1 is a conventional block device" [ "$(cat /sys/block/$N1/queue/zoned)" = none ]
+check "namespace 2 is host-managed" [ "$(cat /sys/block/$N2/queue/zoned)" = host-managed ]
 
 # files of 4 KiB .. 2 MiB, random contents; their sha256 sums in $2
 mkfiles() { # DIR SUMS SEED
