@@ -605,6 +605,27 @@ static inline FemuNamespace *femu_ns(FemuCtrl *n, uint32_t nsid)
            qatomic_read(&n->ns[nsid - 1].attached) ? &n->ns[nsid - 1] : NULL;
 }
 
+/*
+ * SMART / Health counters of a command that completed successfully (NVMe
+ * 2.0 5.16.1.3): the controller's page and the namespace's count it, with
+ * the bytes it transferred (0 for Write Zeroes and Verify).
+ */
+static inline void femu_count_io(FemuCtrl *n, FemuNamespace *ns, bool write,
+                                 uint64_t bytes)
+{
+    if (write) {
+        qatomic_add(&n->bytes_written, bytes);
+        qatomic_inc(&n->host_write_cmds);
+        qatomic_add(&ns->bytes_written, bytes);
+        qatomic_inc(&ns->host_write_cmds);
+    } else {
+        qatomic_add(&n->bytes_read, bytes);
+        qatomic_inc(&n->host_read_cmds);
+        qatomic_add(&ns->bytes_read, bytes);
+        qatomic_inc(&ns->host_read_cmds);
+    }
+}
+
 /* A namespace of command set CSI, or NULL. */
 static inline FemuNamespace *femu_ns_of_csi(FemuCtrl *n, uint8_t csi)
 {

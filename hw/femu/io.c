@@ -373,18 +373,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
             return NVME_WRITE_FAULT;
         }
     }
-    /* SMART counts commands that completed successfully (5.16.1.3) */
-    if (is_write) {
-        qatomic_add(&n->bytes_written, len);
-        qatomic_inc(&n->host_write_cmds);
-        qatomic_add(&req->ns->bytes_written, len);
-        qatomic_inc(&req->ns->host_write_cmds);
-    } else {
-        qatomic_add(&n->bytes_read, len);
-        qatomic_inc(&n->host_read_cmds);
-        qatomic_add(&req->ns->bytes_read, len);
-        qatomic_inc(&req->ns->host_read_cmds);
-    }
+    femu_count_io(n, req->ns, is_write, len);
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;
 }
@@ -456,8 +445,7 @@ uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req)
     }
     femu_unmap(n, req->ns, slba, nlb, FTL_IOTRACE_WRITE_ZEROES,
                req->arrival_ns);
-    qatomic_inc(&n->host_write_cmds);
-    qatomic_inc(&req->ns->host_write_cmds);
+    femu_count_io(n, req->ns, true, 0);
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;
 }
@@ -495,10 +483,7 @@ uint16_t femu_io_compare(FemuCtrl *n, FemuReq *req)
         return status;
     }
     femu_nand_read(n, req, slba, nlb, len);
-    qatomic_add(&n->bytes_read, len);
-    qatomic_inc(&n->host_read_cmds);
-    qatomic_add(&req->ns->bytes_read, len);
-    qatomic_inc(&req->ns->host_read_cmds);
+    femu_count_io(n, req->ns, false, len);
     femu_io_trace(n, req, slba, nlb);
     if (memcmp(buf, req->ns->store.base + (slba << n->lba_shift), len)) {
         FEMU_GUEST_ERR(femu_io_compare_failure, req->ns->nsid, slba, nlb);
@@ -528,8 +513,7 @@ uint16_t femu_io_verify(FemuCtrl *n, FemuReq *req)
     if (status) {
         return status;
     }
-    qatomic_inc(&n->host_read_cmds);
-    qatomic_inc(&req->ns->host_read_cmds);
+    femu_count_io(n, req->ns, false, 0);
     femu_io_trace(n, req, slba, nlb);
     return NVME_SUCCESS;
 }
@@ -677,10 +661,7 @@ uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req)
             return NVME_WRITE_FAULT;
         }
     }
-    qatomic_add(&n->bytes_written, len);
-    qatomic_inc(&n->host_write_cmds);
-    qatomic_add(&ns->bytes_written, len);
-    qatomic_inc(&ns->host_write_cmds);
+    femu_count_io(n, ns, true, len);
     femu_io_trace(n, req, sdlba, total);
     return NVME_SUCCESS;
 }

@@ -285,10 +285,8 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
     if (append) {
         req->result = (uint32_t)alba;
     }
-    if (!zeroes) {
-        qatomic_add(&n->bytes_written, len);
-    }
-    qatomic_inc(&n->host_write_cmds);
+    /* the namespace's SMART page too (several namespaces) */
+    femu_count_io(n, req->ns, true, zeroes ? 0 : len);
     trace_femu_zns_write(slba, nlb, alba, append, zeroes);
     return NVME_SUCCESS;
 }
@@ -359,8 +357,7 @@ uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
         return status;
     }
     req->due_ns = done;
-    qatomic_add(&n->bytes_read, len);
-    qatomic_inc(&n->host_read_cmds);
+    femu_count_io(n, req->ns, false, len);
     return NVME_SUCCESS;
 }
 
