@@ -65,6 +65,24 @@ static uint16_t femu_check_range(FemuNamespace *ns, uint64_t slba,
     return NVME_SUCCESS;
 }
 
+/* A command that moves data: its range, then its length against MDTS
+ * (Identify Controller MDTS) */
+static uint16_t femu_check_xfer(FemuCtrl *n, FemuNamespace *ns,
+                                uint64_t slba, uint32_t nlb)
+{
+    uint64_t len = (uint64_t)nlb << n->lba_shift;
+    uint16_t status = femu_check_range(ns, slba, nlb);
+
+    if (status) {
+        return status;
+    }
+    if (len > n->max_xfer) {
+        FEMU_GUEST_ERR(femu_io_too_long, len, n->max_xfer);
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    return NVME_SUCCESS;
+}
+
 static void femu_io_trace(FemuCtrl *n, FemuReq *req, uint64_t slba,
                           uint32_t nlb)
 {
@@ -272,14 +290,9 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     uint32_t pid = FTL_PID_NONE;
     uint16_t status;
 
-    status = femu_check_range(req->ns, slba, nlb);
+    status = femu_check_xfer(n, req->ns, slba, nlb);
     if (status) {
         return status;
-    }
-    if (len > n->max_xfer) {
-        /* more than MDTS allows (Identify Controller MDTS) */
-        FEMU_GUEST_ERR(femu_io_too_long, len, n->max_xfer);
-        return NVME_INVALID_FIELD | NVME_DNR;
     }
     if (is_write && req->ns->mode->uses_ftl && qatomic_read(&n->media_ro)) {
         /* read-only media (SMART Critical Warning bit 3): the data is
@@ -464,13 +477,9 @@ uint16_t femu_io_compare(FemuCtrl *n, FemuReq *req)
     g_autofree uint8_t *buf = NULL;
     uint16_t status;
 
-    status = femu_check_range(req->ns, slba, nlb);
+    status = femu_check_xfer(n, req->ns, slba, nlb);
     if (status) {
         return status;
-    }
-    if (len > n->max_xfer) {
-        FEMU_GUEST_ERR(femu_io_too_long, len, n->max_xfer);
-        return NVME_INVALID_FIELD | NVME_DNR;
     }
     status = femu_media_check(n, req, slba, nlb);
     if (status) {
