@@ -535,4 +535,30 @@ static inline uint64_t ftl_rng_next(uint64_t *s)
     return x * UINT64_C(2685821657736338717);
 }
 
+/* Little-endian fields of the state file (state.c, state-file.c). */
+static inline void ftl_le_put32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        b[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+static inline void ftl_le_put64(uint8_t *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        b[i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+static inline uint32_t ftl_le_get32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+           (uint32_t)b[3] << 24;
+}
+
+static inline uint64_t ftl_le_get64(const uint8_t *b)
+{
+    return (uint64_t)ftl_le_get32(b) | (uint64_t)ftl_le_get32(b + 4) << 32;
+}
+
 #endif /* HW_FEMU_FTL_INT_H */

@@ -33,24 +33,6 @@
 
 #include "ftl-int.h"
 
-static void put64(uint8_t *b, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) {
-        b[i] = (uint8_t)(v >> (8 * i));
-    }
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-           (uint32_t)b[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *b)
-{
-    return get32(b) | (uint64_t)get32(b + 4) << 32;
-}
-
 /* ---- writing ---- */
 
 int ftl_state_gen_begin(struct ftl_state_gen *g, FILE *f, uint64_t seq,
@@ -82,8 +64,8 @@ int ftl_state_gen_end(struct ftl_state_gen *g, char *err, size_t errlen)
         snprintf(err, errlen, "cannot write the state file (position)");
         return -1;
     }
-    put64(p, g->seq);
-    put64(p + 8, (uint64_t)pos - g->start);
+    ftl_le_put64(p, g->seq);
+    ftl_le_put64(p + 8, (uint64_t)pos - g->start);
     if (ftl_state_write_section(g->f, FTL_STATE_SEC_END, p, sizeof(p), err,
                                 errlen)) {
         return -1;
@@ -118,7 +100,7 @@ static int use_data(const struct ftl_state_sink *s, const struct cur_ns *ns,
                     const uint8_t *p, uint64_t len, uint64_t off, char *err,
                     size_t errlen)
 {
-    uint32_t csz = len >= 8 ? get32(p) : 0, count = len >= 8 ? get32(p + 4)
+    uint32_t csz = len >= 8 ? ftl_le_get32(p) : 0, count = len >= 8 ? ftl_le_get32(p + 4)
                                                              : 0;
 
     if (len < 8 || csz != FTL_STATE_CHUNK || count > FTL_STATE_DATA_BATCH ||
@@ -130,7 +112,7 @@ static int use_data(const struct ftl_state_sink *s, const struct cur_ns *ns,
     }
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *r = p + 8 + (uint64_t)i * FTL_STATE_DATA_REC;
-        uint64_t idx = get64(r);
+        uint64_t idx = ftl_le_get64(r);
 
         uint64_t at = off + 8 + (uint64_t)i * FTL_STATE_DATA_REC + 8;
 
@@ -154,17 +136,17 @@ static int use_data(const struct ftl_state_sink *s, const struct cur_ns *ns,
 static int use_trim(const struct ftl_state_sink *s, const struct cur_ns *ns,
                     const uint8_t *p, uint64_t len, char *err, size_t errlen)
 {
-    uint32_t count = len >= 8 ? get32(p) : 0;
+    uint32_t count = len >= 8 ? ftl_le_get32(p) : 0;
 
-    if (len < 8 || get32(p + 4) != 0 || count > FTL_STATE_TRIM_BATCH ||
+    if (len < 8 || ftl_le_get32(p + 4) != 0 || count > FTL_STATE_TRIM_BATCH ||
         len != 8 + (uint64_t)count * 16) {
         snprintf(err, errlen, "corrupted state file (TRIM section: %u "
                  "ranges in %llu bytes)", count, (unsigned long long)len);
         return -1;
     }
     for (uint32_t i = 0; i < count; i++) {
-        uint64_t first = get64(p + 8 + 16 * (uint64_t)i);
-        uint64_t n = get64(p + 16 + 16 * (uint64_t)i);
+        uint64_t first = ftl_le_get64(p + 8 + 16 * (uint64_t)i);
+        uint64_t n = ftl_le_get64(p + 16 + 16 * (uint64_t)i);
 
         if (n == 0 || first >= ns->nchunks || n > ns->nchunks - first) {
             snprintf(err, errlen, "corrupted state file (TRIM of %llu "
@@ -194,8 +176,8 @@ static int use_trim(const struct ftl_state_sink *s, const struct cur_ns *ns,
 static int use_ns(const struct ftl_state_sink *s, struct cur_ns *ns,
                   const uint8_t *p, uint64_t len, char *err, size_t errlen)
 {
-    uint32_t nsid = len >= FTL_STATE_NS_MIN ? get32(p) : 0;
-    uint32_t count = len >= FTL_STATE_NS_MIN ? get32(p + 4) : 0;
+    uint32_t nsid = len >= FTL_STATE_NS_MIN ? ftl_le_get32(p) : 0;
+    uint32_t count = len >= FTL_STATE_NS_MIN ? ftl_le_get32(p + 4) : 0;
 
     if (len < FTL_STATE_NS_MIN || nsid < 1 || nsid > count ||
         count > FTL_STATE_MAX_NS) {
@@ -205,7 +187,7 @@ static int use_ns(const struct ftl_state_sink *s, struct cur_ns *ns,
         return -1;
     }
     ns->nsid = nsid;
-    ns->nchunks = nsid == 1 ? s->nchunks : get64(p + 8);
+    ns->nchunks = nsid == 1 ? s->nchunks : ftl_le_get64(p + 8);
     return 0;
 }
 
@@ -291,14 +273,14 @@ static int check_gen(FILE *f, uint64_t seq, char *err, size_t errlen)
             if (ftl_state_read_payload(f, tag, len, p, why, sizeof(why))) {
                 return 0;
             }
-            if (first || get64(p) != seq ||
-                get64(p + 8) != (uint64_t)(off - start)) {
+            if (first || ftl_le_get64(p) != seq ||
+                ftl_le_get64(p + 8) != (uint64_t)(off - start)) {
                 snprintf(err, errlen, "corrupted state file (generation "
                          "%llu of %llu bytes ends with the END of generation "
                          "%llu of %llu bytes)", (unsigned long long)seq,
                          (unsigned long long)(off - start),
-                         (unsigned long long)get64(p),
-                         (unsigned long long)get64(p + 8));
+                         (unsigned long long)ftl_le_get64(p),
+                         (unsigned long long)ftl_le_get64(p + 8));
                 return -1;
             }
             return 1;
@@ -364,13 +346,13 @@ struct ftl *ftl_state_read_file(const struct ftl_config *cfg, FILE *f,
     }
     /* a base END of 16 bytes names generation 0 and its length (an empty
      * one is accepted: the FTL library's own writers before generations) */
-    if (end_len == 16 && (get64(end_p) != 0 || get64(end_p + 8) !=
+    if (end_len == 16 && (ftl_le_get64(end_p) != 0 || ftl_le_get64(end_p + 8) !=
                           end_off - 16)) {
         snprintf(err, errlen, "corrupted state file (the base generation "
                  "of %llu bytes ends with the END of generation %llu of "
                  "%llu bytes)", (unsigned long long)(end_off - 16),
-                 (unsigned long long)get64(end_p),
-                 (unsigned long long)get64(end_p + 8));
+                 (unsigned long long)ftl_le_get64(end_p),
+                 (unsigned long long)ftl_le_get64(end_p + 8));
         goto fail;
     }
     /* the appended generations: all checked before any is used */

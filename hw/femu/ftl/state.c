@@ -155,42 +155,17 @@ static void w_u16(struct state_writer *w, uint16_t v)
     w_bytes(w, b, 2);
 }
 
-static void put32(uint8_t *b, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        b[i] = (uint8_t)(v >> (8 * i));
-    }
-}
-
-static void put64(uint8_t *b, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) {
-        b[i] = (uint8_t)(v >> (8 * i));
-    }
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-           (uint32_t)b[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *b)
-{
-    return (uint64_t)get32(b) | (uint64_t)get32(b + 4) << 32;
-}
-
 static void w_u32(struct state_writer *w, uint32_t v)
 {
     uint8_t b[4];
-    put32(b, v);
+    ftl_le_put32(b, v);
     w_bytes(w, b, 4);
 }
 
 static void w_u64(struct state_writer *w, uint64_t v)
 {
     uint8_t b[8];
-    put64(b, v);
+    ftl_le_put64(b, v);
     w_bytes(w, b, 8);
 }
 
@@ -201,7 +176,7 @@ static void w_u32_array(struct state_writer *w, const uint32_t *a, uint64_t n)
     for (uint64_t i = 0; i < n; i += MAP_CHUNK) {
         uint64_t k = n - i < MAP_CHUNK ? n - i : MAP_CHUNK;
         for (uint64_t j = 0; j < k; j++) {
-            put32(buf + 4 * j, a[i + j]);
+            ftl_le_put32(buf + 4 * j, a[i + j]);
         }
         w_bytes(w, buf, (size_t)k * 4);
     }
@@ -429,7 +404,7 @@ static void ftl_payload(struct state_writer *w, const struct ftl *ftl,
             uint32_t k = ftl->lpages - i < MAP_CHUNK ? ftl->lpages - i
                                                      : MAP_CHUNK;
             for (uint32_t j = 0; j < k; j++) {
-                put32(buf + 4 * j, ftl_map_get(ftl, i + j));
+                ftl_le_put32(buf + 4 * j, ftl_map_get(ftl, i + j));
             }
             w_bytes(w, buf, (size_t)k * 4);
         }
@@ -449,8 +424,8 @@ int ftl_state_write_header(FILE *f, char *err, size_t errlen)
     uint8_t h[16];
 
     memcpy(h, state_magic, 8);
-    put32(h + 8, FTL_STATE_VERSION);
-    put32(h + 12, 0);
+    ftl_le_put32(h + 8, FTL_STATE_VERSION);
+    ftl_le_put32(h + 12, 0);
     if (fwrite(h, 1, sizeof(h), f) != sizeof(h)) {
         return write_err(err, errlen, "header");
     }
@@ -459,9 +434,9 @@ int ftl_state_write_header(FILE *f, char *err, size_t errlen)
 
 static void sec_head(uint8_t *h, uint32_t tag, uint64_t len)
 {
-    put32(h, tag);
-    put32(h + 4, 0);
-    put64(h + 8, len);
+    ftl_le_put32(h, tag);
+    ftl_le_put32(h + 4, 0);
+    ftl_le_put64(h + 8, len);
 }
 
 int ftl_state_write_section(FILE *f, uint32_t tag, const void *payload,
@@ -473,7 +448,7 @@ int ftl_state_write_section(FILE *f, uint32_t tag, const void *payload,
     sec_head(h, tag, len);
     crc = ftl_crc32c(0, h, sizeof(h));
     crc = ftl_crc32c(crc, payload, (size_t)len);
-    put32(t, crc);
+    ftl_le_put32(t, crc);
     if (fwrite(h, 1, sizeof(h), f) != sizeof(h) ||
         (len && fwrite(payload, 1, (size_t)len, f) != len) ||
         fwrite(t, 1, sizeof(t), f) != sizeof(t)) {
@@ -509,7 +484,7 @@ int ftl_state_save(const struct ftl *ftl, uint64_t now_ns, FILE *f,
     }
     w.crc = ftl_crc32c(0, h, sizeof(h));
     ftl_payload(&w, ftl, now_ns);
-    put32(t, w.crc);
+    ftl_le_put32(t, w.crc);
     if (w.fail || w.n != count.n || fwrite(t, 1, sizeof(t), f) != sizeof(t)) {
         return write_err(err, errlen, "FTL section");
     }
@@ -560,14 +535,14 @@ static uint32_t r_u32(struct state_reader *r)
 {
     uint8_t b[4];
     r_bytes(r, b, 4);
-    return get32(b);
+    return ftl_le_get32(b);
 }
 
 static uint64_t r_u64(struct state_reader *r)
 {
     uint8_t b[8];
     r_bytes(r, b, 8);
-    return get64(b);
+    return ftl_le_get64(b);
 }
 
 static void r_u32_array(struct state_reader *r, uint32_t *a, uint64_t n)
@@ -578,7 +553,7 @@ static void r_u32_array(struct state_reader *r, uint32_t *a, uint64_t n)
         uint64_t k = n - i < MAP_CHUNK ? n - i : MAP_CHUNK;
         r_bytes(r, buf, (size_t)k * 4);
         for (uint64_t j = 0; j < k; j++) {
-            a[i + j] = get32(buf + 4 * j);
+            a[i + j] = ftl_le_get32(buf + 4 * j);
         }
     }
 }
@@ -610,9 +585,9 @@ static int r_finish(struct state_reader *r, uint32_t tag, char *err,
                  "shorter than its contents)", what);
         return -1;
     }
-    if (get32(t) != r->crc) {
+    if (ftl_le_get32(t) != r->crc) {
         snprintf(err, errlen, "corrupted state file (checksum of the %s "
-                 "section: stored %08x, computed %08x)", what, get32(t),
+                 "section: stored %08x, computed %08x)", what, ftl_le_get32(t),
                  r->crc);
         return -1;
     }
@@ -634,11 +609,11 @@ int ftl_state_next_section(FILE *f, uint32_t *tag, uint64_t *len, char *err,
                  "cut short)");
         return -1;
     }
-    *tag = get32(h);
-    *len = get64(h + 8);
-    if (get32(h + 4) != 0) {
+    *tag = ftl_le_get32(h);
+    *len = ftl_le_get64(h + 8);
+    if (ftl_le_get32(h + 4) != 0) {
         snprintf(err, errlen, "corrupted state file (section header "
-                 "reserved field %08x)", get32(h + 4));
+                 "reserved field %08x)", ftl_le_get32(h + 4));
         return -1;
     }
     return 1;
@@ -1121,10 +1096,10 @@ int ftl_state_read_header(FILE *f, uint32_t *version, char *err,
         snprintf(err, errlen, "not a FEMU state file (no FEMUSTAT magic)");
         return -1;
     }
-    *version = get32(h + 8);
-    if (*version < 1 || *version > FTL_STATE_VERSION || get32(h + 12) != 0) {
+    *version = ftl_le_get32(h + 8);
+    if (*version < 1 || *version > FTL_STATE_VERSION || ftl_le_get32(h + 12) != 0) {
         snprintf(err, errlen, "state file format version %u (flags %08x): "
-                 "this build reads versions 1 to %u", *version, get32(h + 12),
+                 "this build reads versions 1 to %u", *version, ftl_le_get32(h + 12),
                  FTL_STATE_VERSION);
         return -1;
     }
@@ -1294,7 +1269,7 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
                                                      : MAP_CHUNK;
             r_bytes(r, buf, (size_t)k * 4);
             for (uint32_t j = 0; j < k; j++) {
-                uint32_t ppa = get32(buf + 4 * j);
+                uint32_t ppa = ftl_le_get32(buf + 4 * j);
                 /* unmapped entries stay untouched zero memory */
                 if (ppa != FTL_NONE) {
                     ftl_map_put(ftl, i + j, ppa);
