@@ -537,11 +537,12 @@ static uint8_t femu_directives_supported(FemuCtrl *n)
            (femu_fdp_endgid(n) ? 1 << NVME_DIRECTIVE_DATA_PLACEMENT : 0);
 }
 
-static uint16_t femu_directive_nsid(NvmeCmd *cmd)
+static uint16_t femu_directive_nsid(FemuCtrl *n, NvmeCmd *cmd)
 {
     uint32_t nsid = le32_to_cpu(cmd->nsid);
 
-    if (nsid == 1) {
+    /* any attached namespace (with FDP, all are in its endurance group) */
+    if (femu_ns(n, nsid)) {
         return NVME_SUCCESS;
     }
     FEMU_GUEST_ERR(femu_directive_bad_nsid, nsid);
@@ -568,7 +569,7 @@ static uint16_t femu_directive_recv(FemuCtrl *n, NvmeCmd *cmd)
         FEMU_GUEST_ERR(femu_directive_bad_op, false, dtype, doper);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    status = femu_directive_nsid(cmd);
+    status = femu_directive_nsid(n, cmd);
     if (status) {
         return status;
     }
@@ -611,7 +612,7 @@ static uint16_t femu_directive_send(FemuCtrl *n, NvmeCmd *cmd)
         FEMU_GUEST_ERR(femu_directive_bad_op, true, dtype, doper);
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    status = femu_directive_nsid(cmd);
+    status = femu_directive_nsid(n, cmd);
     if (status) {
         return status;
     }

@@ -114,6 +114,24 @@ bool femu_fdp_realize(FemuCtrl *n, Error **errp)
     if (!s || !s->fdp) {
         return true;
     }
+    /*
+     * Several namespaces: all of them are in the one endurance group and
+     * write through its reclaim unit handles, which are the FTL's.  A
+     * NoSSD or zoned namespace has no FTL range to place data in, so it
+     * cannot be beside FDP (it is refused rather than left out of the
+     * endurance group, which would give the controller a namespace whose
+     * writes ignore DTYPE 2).
+     */
+    for (uint32_t i = 0; n->nns > 1 && i < n->nns; i++) {
+        if (n->ns[i].mode->mode != FEMU_MODE_BBSSD) {
+            error_setg(errp, "namespace_modes: namespace %u is %s; with "
+                       "subsys=%s (fdp=on) every namespace must be bbssd "
+                       "(they share the endurance group's reclaim units, "
+                       "which are the FTL's)", i + 1,
+                       n->ns[i].mode->token, n->params.subsys_id);
+            goto fail;
+        }
+    }
     /* every check below is about a subsystem property, so name it */
     if (!femu_is_bbssd(n)) {
         error_setg(errp, "subsys: femu-subsys with fdp=on needs "
@@ -262,7 +280,30 @@ static int fdp_evt_index(uint8_t type)
  * every read of the log and before the enables change, so an event is
  * filtered by the enables in force when it happened.
  */
-static void fdp_drain_events(FemuCtrl *n)
+/*
+ * The namespace an FTL event concerns: the one whose FTL range holds the
+ * command's first logical block (the FTL sees the namespace's ftl_base
+ * added).  An event without a command (a RUH update's) gets `nsid`, the
+ * namespace of the I/O Management Send that caused it; 0 when unknown.
+ */
+static uint32_t fdp_event_nsid(FemuCtrl *n, const struct ftl_fdp_event *fe,
+                               uint32_t nsid)
+{
+    if (fe->nlb == 0) {
+        return nsid;
+    }
+    for (uint32_t i = 0; i < n->nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+
+        if (ns->allocated && ns->mode->uses_ftl &&
+            fe->lba >= ns->ftl_base && fe->lba < ns->ftl_base + ns->blocks) {
+            return ns->nsid;
+        }
+    }
+    return 0;
+}
+
+static void fdp_drain_events_ns(FemuCtrl *n, uint32_t nsid)
 {
     FemuFdp *f = fdp_of(n);
     struct ftl_fdp_event fe;
@@ -271,20 +312,27 @@ static void fdp_drain_events(FemuCtrl *n)
         NvmeFdpEvent ev = {};
         int k = fdp_evt_index(fe.type);
         uint16_t ruh = fe.ruh < f->nruh ? fe.ruh : 0;
+        uint32_t ev_nsid = fdp_event_nsid(n, &fe, nsid);
 
         trace_femu_fdp_event(fe.type, fe.pid, fe.ruh);
+        trace_femu_fdp_event_ns(fe.type, ev_nsid, fe.lba);
         if (k < 0 || !(f->evt_enabled[ruh] & (1 << k))) {
             continue;
         }
         ev.type = fe.type;
-        ev.flags = FDPEF_PIV | FDPEF_NSIDV | FDPEF_LV;
+        ev.flags = FDPEF_PIV | FDPEF_LV | (ev_nsid ? FDPEF_NSIDV : 0);
         ev.pid = cpu_to_le16(fe.pid);
         ev.timestamp = cpu_to_le64(fdp_event_timestamp(n, fe.time_ns));
-        ev.nsid = cpu_to_le32(1);
+        ev.nsid = cpu_to_le32(ev_nsid);
         ev.rgid = 0;
         ev.ruhid = ruh;
         fdp_ring_push(&f->host, &ev);
     }
+}
+
+static void fdp_drain_events(FemuCtrl *n)
+{
+    fdp_drain_events_ns(n, 0);
 }
 
 static uint8_t *fdp_log_configs(FemuCtrl *n, FemuFdp *f, size_t *len)
@@ -415,25 +463,27 @@ uint16_t femu_fdp_log(FemuCtrl *n, uint8_t lid, uint16_t lsi, uint8_t lsp,
     return NVME_SUCCESS;
 }
 
-static bool fdp_nsid_ok(NvmeCmd *cmd)
+/* every attached namespace is in the endurance group (femu_fdp_realize) */
+static bool fdp_nsid_ok(FemuCtrl *n, NvmeCmd *cmd)
 {
     uint32_t nsid = le32_to_cpu(cmd->nsid);
 
-    return nsid == 1 || nsid == NVME_NSID_BROADCAST;
+    return femu_ns(n, nsid) || nsid == NVME_NSID_BROADCAST;
 }
 
 /*
  * Get and Set Features FDP Events: the namespace, and CDW11's placement
  * handle PH (bits 15:0) and number of event types NOET (bits 23:16).
  */
-static uint16_t fdp_events_args(FemuFdp *f, NvmeCmd *cmd, bool set,
+static uint16_t fdp_events_args(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
+                                bool set,
                                 uint16_t *ph, uint8_t *noet)
 {
     uint32_t dw11 = le32_to_cpu(cmd->cdw11);
 
     *ph = dw11 & 0xffff;
     *noet = (dw11 >> 16) & 0xff;
-    if (!fdp_nsid_ok(cmd)) {
+    if (!fdp_nsid_ok(n, cmd)) {
         FEMU_GUEST_ERR(femu_fdp_events_bad_nsid, set, le32_to_cpu(cmd->nsid));
         return NVME_INVALID_NSID | NVME_DNR;
     }
@@ -455,7 +505,8 @@ static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
     uint16_t ph;
     uint8_t noet, mask;
     uint32_t cnt;
-    uint16_t status = fdp_events_args(f, cmd, false, &ph, &noet);
+    uint16_t status = fdp_events_args(n, f, cmd, false, &ph,
+                                      &noet);
 
     if (status) {
         return status;
@@ -530,7 +581,8 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
     uint8_t types[255];
     uint8_t bits = 0, noet;
     uint16_t ph;
-    uint16_t status = fdp_events_args(f, cmd, true, &ph, &noet);
+    uint16_t status = fdp_events_args(n, f, cmd, true, &ph,
+                                      &noet);
 
     if (status) {
         return status;
@@ -754,6 +806,12 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req)
 
         trace_femu_fdp_ruh_update(pid, ftl_fdp_ruamw(n->ftl, pid));
         ftl_fdp_ruh_update(n->ftl, pid, req->arrival_ns);
+        /*
+         * the "reclaim unit not fully written" event it may raise names
+         * this command's namespace: take it out of the FTL now, while
+         * that is known (the handles are shared by every namespace)
+         */
+        fdp_drain_events_ns(n, req->ns->nsid);
         femu_capture(n, 0, FTL_IOTRACE_RUH_UPDATE, 0, 0, 0, pid,
                      req->arrival_ns, 0);
     }

@@ -220,24 +220,13 @@ static void femu_ns_fini(FemuCtrl *n)
 }
 
 /*
- * What several namespaces per controller do not have yet: FDP speaks of
- * one namespace (a zoned namespace and a state file: state.c).
+ * What several namespaces per controller need checked first: ns_mgmt=on
+ * (ns.c).  FDP with several namespaces is femu_fdp_realize's (every one
+ * BlackBox); zoned namespaces and state files are state.c's.
  */
 static bool femu_check_namespaces(FemuCtrl *n, Error **errp)
 {
-    if (!femu_ns_mgmt_check(n, errp)) {     /* ns_mgmt=on (ns.c) */
-        return false;
-    }
-    if (n->nns < 2) {
-        return true;
-    }
-    if (n->params.subsys_id) {
-        error_setg(errp, "subsys=%s: FDP with several namespaces is not "
-                   "provided yet; namespaces=%u", n->params.subsys_id,
-                   n->nns);
-        return false;
-    }
-    return true;
+    return femu_ns_mgmt_check(n, errp);     /* ns_mgmt=on (ns.c) */
 }
 
 static void femu_realize(PCIDevice *pdev, Error **errp)

@@ -43,11 +43,18 @@ refuse '^state=.*: configuration mismatch: namespace_modes: namespace 2 is bbssd
 # zone states and write pointers are not saved (as with femu_mode=3)
 refuse '^state=.*: state files do not hold zoned namespaces .*; namespace 2 is znssd$' \
     femu,devsz_mb=8192,namespaces=2,namespace_modes=bbssd,,znssd,state=$cfg_tmp/z.femu
-# what FDP cannot hold yet
 # an I/O trace records every BlackBox namespace (tests/guest/femu-trace.t)
 accept femu,namespaces=2,io_trace=$cfg_tmp/x.ftr
-refuse '^subsys=s0: FDP with several namespaces is not provided yet' \
-    femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,namespaces=2,subsys=s0
+# FDP: every namespace is in the one endurance group and shares its
+# reclaim unit handles (tests/guest/fdp-ns.t); only BlackBox namespaces
+accept femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,namespaces=2,subsys=s0
+accept femu-subsys,id=s0,fdp=on,fdp.nruh=4 femu,namespaces=3,devsz_mb=1024,namespace_sizes=256M,,,,,subsys=s0
+refuse "^namespace_modes: namespace 2 is nossd; with subsys=s0 \(fdp=on\) every namespace must be bbssd" \
+    femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,namespaces=2,namespace_modes=bbssd,,nossd,subsys=s0
+refuse "^namespace_modes: namespace 1 is znssd; with subsys=s0 \(fdp=on\) every namespace must be bbssd" \
+    femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,devsz_mb=8192,namespaces=2,namespace_modes=znssd,,bbssd,subsys=s0
+# a femu-subsys with fdp=off carries nothing: any namespace may be beside it
+accept femu-subsys,id=s0 femu,namespaces=2,namespace_modes=bbssd,,nossd,subsys=s0
 # the BlackBox namespaces' sum must fit the FTL's NAND and reserve
 refuse 'devsz_mb=20000 exceeds the NAND' femu,namespaces=2,devsz_mb=20000
 finish

@@ -218,6 +218,13 @@ struct ftl_wear {
     uint64_t wl_moves;       /* lines static wear leveling moved */
 };
 
+/* Per-namespace split of two counters (nsctr.c); n = 0: off. */
+struct ftl_ns_split {
+    uint32_t n;
+    uint64_t first_lpn[FTL_MAX_NS_RANGES];
+    struct ftl_ns_counters ctr[FTL_MAX_NS_RANGES];
+};
+
 struct ftl {
     struct ftl_config cfg;
     /* derived geometry */
@@ -260,7 +267,19 @@ struct ftl {
 
     struct ftl_fdp_event evq[FTL_FDP_EVENT_QUEUE];
     uint32_t ev_head, nev;
+    struct ftl_ns_split nss;   /* nsctr.c */
 };
+
+/* ---- nsctr.c ---- */
+void ftl_nsctr_count(struct ftl *ftl, uint64_t lpn, bool gc, uint64_t n);
+/* count n pages of lpn's namespace range, host or GC; nothing when off */
+static inline void ftl_nsctr(struct ftl *ftl, uint64_t lpn, bool gc,
+                             uint64_t n)
+{
+    if (ftl->nss.n) {
+        ftl_nsctr_count(ftl, lpn, gc, n);
+    }
+}
 
 /* ---- geometry.c ---- */
 /* Fill the derived fields of ftl from ftl->cfg (already validated). */

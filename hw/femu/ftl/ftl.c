@@ -263,6 +263,7 @@ uint64_t ftl_write_pages(struct ftl *ftl, uint32_t first, uint32_t last,
         }
         ftl_map_set(ftl, lpn, ppa);
         ftl->ctr.host_pages_written++;
+        ftl_nsctr(ftl, lpn, false, 1);
         ftl->ctr.host_pages_programmed++;
         ftl->ctr.fdp_mbmw += ftl->page_bytes;
         done = ftl_max64(done, t);

@@ -168,6 +168,9 @@ int ftl_gc_collect(struct ftl *ftl, uint32_t victim, uint64_t now)
                     ftl->rmap[ppa] = lpn;
                     ftl_page_set_valid(ftl, ppa);
                     ftl->ctr.gc_pages_moved++;
+                    if (lpn < ftl->lpages) {
+                        ftl_nsctr(ftl, lpn, true, 1);
+                    }
                     ftl->ctr.fdp_mbmw += ftl->page_bytes;
                 }
             }

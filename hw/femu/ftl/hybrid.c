@@ -241,6 +241,7 @@ static uint64_t page_copy(struct ftl *ftl, uint32_t lpn, uint32_t pb,
                           ftl_hyb_pg(ftl, src), now);
     }
     ftl->ctr.gc_pages_moved++;
+    ftl_nsctr(ftl, lpn, true, 1);
     ftl->ctr.fdp_mbmw += ftl->page_bytes;
     return page_prog(ftl, lpn, pb, pg, timed, t);
 }
@@ -566,6 +567,7 @@ uint64_t ftl_hyb_write(struct ftl *ftl, uint32_t lpn, uint64_t now)
         return done;
     }
     ftl->ctr.host_pages_written++;
+    ftl_nsctr(ftl, lpn, false, 1);
     ftl->ctr.host_pages_programmed++;
     ftl->ctr.fdp_mbmw += ftl->page_bytes;
     return done;

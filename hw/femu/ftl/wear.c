@@ -240,6 +240,7 @@ static void wl_swap(struct ftl *ftl, uint32_t cold, uint32_t worn,
         ftl_page_set_valid(ftl, wbase + seq);
         lw->vpc++;
         moved++;
+        ftl_nsctr(ftl, lpn, true, 1);
     }
     ftl->clock += moved;
     ftl->ctr.gc_pages_moved += moved;

@@ -447,6 +447,24 @@ uint64_t ftl_mapped_pages_in(const struct ftl *ftl, uint64_t slba,
                              uint64_t nlb);
 
 /*
+ * Per-namespace counters (nsctr.c): with n ranges set (first_lba[i] the
+ * first logical block of range i, a NAND page boundary, increasing; a
+ * range ends where the next begins), host pages written and GC pages
+ * moved are also counted per range of the page's LPN.  0, or -1 with a
+ * message.  Off by default; setting ranges zeroes the split counters.
+ */
+#define FTL_MAX_NS_RANGES 16
+struct ftl_ns_counters {
+    uint64_t host_pages_written;
+    uint64_t gc_pages_moved;
+};
+int ftl_set_ns_ranges(struct ftl *ftl, uint32_t n, const uint64_t *first_lba,
+                      char *err, size_t errlen);
+/* range i's counters: 0, or -1 when there is no range i */
+int ftl_get_ns_counters(const struct ftl *ftl, uint32_t i,
+                        struct ftl_ns_counters *c);
+
+/*
  * Wear and bad blocks (wear.c).  Every block of a line is erased with
  * it, so a line's erase count is the count of each of its blocks; a line
  * with a bad block is retired whole (left out of placement).  The spare

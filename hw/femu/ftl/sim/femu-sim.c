@@ -90,6 +90,8 @@ struct phase_result {
     /* write latencies (timing on): sum and count, for the write cache */
     uint64_t wlat_sum, wlat_n;
     uint64_t flush_ns;         /* the end-of-phase flush (write cache) */
+    /* namespaces=N: each namespace's counter differences (nsctr.c) */
+    struct ftl_ns_counters nsd[FTL_MAX_NS_RANGES];
 };
 
 static void usage(FILE *f)
@@ -254,6 +256,20 @@ struct sim_opts {
      * trimmed (their data in the loaded file's DATA sections is gone) */
     uint64_t *touched;
     struct ftl_iotrace_writer *rec;   /* --record */
+    /*
+     * namespaces, namespace_sizes, namespace_modes (the femu device's
+     * properties, docs/namespaces.md): as given, then laid out by
+     * sim_ns_layout the way the device does: BlackBox namespaces in NSID
+     * order from FTL block 0, the FTL sized to their sum; NoSSD ones
+     * take no FTL space
+     */
+    uint32_t nns;
+    char ns_sizes[512], ns_modes[512];
+    bool ns_sizes_given, ns_modes_given;
+    bool ns_nossd[FTL_MAX_NS_RANGES];
+    uint64_t ns_mb[FTL_MAX_NS_RANGES];
+    uint64_t ns_base[FTL_MAX_NS_RANGES], ns_blocks[FTL_MAX_NS_RANGES];
+    int ns_range[FTL_MAX_NS_RANGES];  /* FTL counter range, -1: NoSSD */
 };
 
 static void touch(const struct sim_opts *o, uint64_t slba, uint32_t nlb)
@@ -313,7 +329,21 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
     if (r) {
         return r < 0 ? -1 : 0;
     }
-    if (!strcmp(k, "femu_mode")) {
+    if (!strcmp(k, "namespaces")) {
+        if (parse_u64(v, &x) < 0 || x < 1 || x > FTL_MAX_NS_RANGES) {
+            fprintf(stderr, "femu-sim: namespaces=%s: must be 1..%d\n", v,
+                    FTL_MAX_NS_RANGES);
+            return -1;
+        }
+        o->nns = (uint32_t)x;
+    } else if (!strcmp(k, "namespace_sizes") ||
+               !strcmp(k, "namespace_modes")) {
+        bool sizes = k[10] == 's';
+
+        snprintf(sizes ? o->ns_sizes : o->ns_modes, sizeof(o->ns_sizes),
+                 "%s", v);
+        *(sizes ? &o->ns_sizes_given : &o->ns_modes_given) = true;
+    } else if (!strcmp(k, "femu_mode")) {
         if (strcmp(v, "1")) {
             fprintf(stderr, "femu-sim: femu_mode=%s: 1 (BlackBox) or 3 "
                     "(zoned)\n", v);
@@ -346,14 +376,33 @@ static int set_prop(struct sim_opts *o, const char *k, const char *v)
     return 0;
 }
 
-/* Split "a=1,b=2" in place and call fn for each pair. */
+/*
+ * Split "a=1,b=2" in place and call fn for each pair.  As in QEMU's
+ * -device options, ",," is a comma inside a value (namespace_sizes=4G,,2G).
+ */
 int sim_each_kv(char *s, int (*fn)(void *, const char *, const char *),
                 void *ctx)
 {
-    char *save = NULL;
-    for (char *tok = strtok_r(s, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
+    char *p = s;
+
+    while (*p) {
+        char *tok = p, *w = p, *eq;
+
+        /* one token: up to a lone comma, ",," kept as one comma */
+        while (*p && !(*p == ',' && p[1] != ',')) {
+            if (*p == ',') {
+                p++;
+            }
+            *w++ = *p++;
+        }
+        if (*p) {
+            p++;
+        }
+        *w = '\0';
+        if (!*tok) {
+            continue;
+        }
+        eq = strchr(tok, '=');
         if (!eq) {
             fprintf(stderr, "femu-sim: '%s': expected KEY=VALUE\n", tok);
             return -1;
@@ -362,6 +411,209 @@ int sim_each_kv(char *s, int (*fn)(void *, const char *, const char *),
         if (fn(ctx, tok, eq + 1) < 0) {
             return -1;
         }
+    }
+    return 0;
+}
+
+/* a namespace_sizes entry: whole MiB, with a K, M, G or T suffix (or
+ * bytes); 0 = not a size */
+static uint64_t ns_size_mb(const char *e)
+{
+    char *end;
+    unsigned long long v;
+    uint64_t mul = 1;
+
+    errno = 0;
+    v = strtoull(e, &end, 10);
+    if (errno || end == e || *e == '-') {
+        return 0;
+    }
+    switch (*end) {
+    case 'k': case 'K': mul = 1ULL << 10; end++; break;
+    case 'm': case 'M': mul = 1ULL << 20; end++; break;
+    case 'g': case 'G': mul = 1ULL << 30; end++; break;
+    case 't': case 'T': mul = 1ULL << 40; end++; break;
+    }
+    if (*end == 'B' || *end == 'b') {
+        end++;
+    }
+    if (*end || v == 0 || v > UINT64_MAX / mul || (v * mul) % (1 << 20)) {
+        return 0;
+    }
+    return v * mul >> 20;
+}
+
+/* split a namespace list into exactly o->nns entries (empty ones count) */
+static int ns_list(const struct sim_opts *o, const char *name, char *s,
+                   char **ent)
+{
+    uint32_t n = 0;
+    char *p = s;
+
+    for (;;) {
+        char *c = strchr(p, ',');
+
+        if (n < FTL_MAX_NS_RANGES) {
+            ent[n] = p;
+        }
+        n++;
+        if (!c) {
+            break;
+        }
+        *c = '\0';
+        p = c + 1;
+    }
+    if (n != o->nns) {
+        fprintf(stderr, "femu-sim: %s: %u entries for namespaces=%u\n",
+                name, n, o->nns);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * The namespaces' modes, sizes and ranges of the FTL, with the device's
+ * rules and messages (hw/femu/props.c): one namespace keeps devsz_mb /
+ * op_pcent; several split devsz_mb (the sizes given, what they leave in
+ * equal whole MiB to the empty entries) and the FTL holds the BlackBox
+ * ones.  A zoned namespace is not simulated beside others.  -1 with a
+ * message.
+ */
+static int sim_ns_layout(struct sim_opts *o)
+{
+    struct ftl_config *c = &o->cfg;
+    char sizes[512], modes[512];
+    char *se[FTL_MAX_NS_RANGES], *me[FTL_MAX_NS_RANGES];
+    uint64_t given = 0, bb = 0, base = 0;
+    uint32_t nempty = 0;
+
+    if (o->nns == 0) {
+        o->nns = 1;
+    }
+    memcpy(sizes, o->ns_sizes, sizeof(sizes));
+    memcpy(modes, o->ns_modes, sizeof(modes));
+    if (o->ns_modes_given &&
+        ns_list(o, "namespace_modes", modes, me) < 0) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < o->nns; i++) {
+        o->ns_nossd[i] = false;
+        o->ns_mb[i] = 0;
+        if (!o->ns_modes_given || !strcmp(me[i], "bbssd")) {
+            continue;
+        }
+        if (!strcmp(me[i], "nossd")) {
+            o->ns_nossd[i] = true;
+        } else if (!strcmp(me[i], "znssd")) {
+            fprintf(stderr, "femu-sim: namespace_modes: namespace %u is "
+                    "znssd; femu-sim runs a zoned namespace alone "
+                    "(femu_mode=3)\n", i + 1);
+            return -1;
+        } else {
+            fprintf(stderr, "femu-sim: namespace_modes=%s: '%s' is not "
+                    "bbssd, nossd or znssd\n", o->ns_modes, me[i]);
+            return -1;
+        }
+    }
+    if (o->ns_nossd[0] && o->nns == 1) {
+        fprintf(stderr, "femu-sim: namespace_modes=nossd: no FTL to "
+                "simulate\n");
+        return -1;
+    }
+    if (o->ns_sizes_given &&
+        ns_list(o, "namespace_sizes", sizes, se) < 0) {
+        return -1;
+    }
+    if (o->nns == 1) {
+        if (o->ns_sizes_given && *se[0]) {
+            uint64_t mb = ns_size_mb(se[0]);
+
+            if (!mb) {
+                fprintf(stderr, "femu-sim: namespace_sizes: '%s' is not a "
+                        "size in whole MiB (e.g. 4G)\n", se[0]);
+                return -1;
+            }
+            if (c->op_pcent >= 0) {
+                fprintf(stderr, "femu-sim: namespace_sizes=%s: op_pcent "
+                        "sizes the namespace already\n", se[0]);
+                return -1;
+            }
+            c->devsz_mb = mb;
+        }
+        return 0;
+    }
+    if (c->op_pcent >= 0) {
+        fprintf(stderr, "femu-sim: op_pcent=%d: with namespaces=%u give "
+                "devsz_mb (the namespaces' total) and namespace_sizes\n",
+                c->op_pcent, o->nns);
+        return -1;
+    }
+    for (uint32_t i = 0; i < o->nns; i++) {
+        if (o->ns_sizes_given && *se[i]) {
+            o->ns_mb[i] = ns_size_mb(se[i]);
+            if (!o->ns_mb[i]) {
+                fprintf(stderr, "femu-sim: namespace_sizes: '%s' is not a "
+                        "size in whole MiB (e.g. 4G)\n", se[i]);
+                return -1;
+            }
+            given += o->ns_mb[i];
+        } else {
+            nempty++;
+        }
+    }
+    if (given > c->devsz_mb ||
+        (nempty && (c->devsz_mb - given) / nempty == 0)) {
+        fprintf(stderr, "femu-sim: namespace_sizes: %llu MiB given, "
+                "devsz_mb=%llu leaves %s\n", (unsigned long long)given,
+                (unsigned long long)c->devsz_mb,
+                nempty ? "less than 1 MiB to each empty entry"
+                       : "less than that");
+        return -1;
+    }
+    for (uint32_t i = 0; i < o->nns; i++) {
+        if (!o->ns_mb[i]) {
+            o->ns_mb[i] = (c->devsz_mb - given) / nempty;
+        }
+        if (!o->ns_nossd[i]) {
+            bb += o->ns_mb[i];
+        }
+    }
+    if (bb == 0) {
+        fprintf(stderr, "femu-sim: namespace_modes: every namespace is "
+                "nossd: no FTL to simulate\n");
+        return -1;
+    }
+    c->devsz_mb = bb;
+    for (uint32_t i = 0; i < o->nns; i++) {
+        o->ns_base[i] = o->ns_nossd[i] ? 0 : base;
+        o->ns_blocks[i] = (o->ns_mb[i] << 20) / c->secsz;
+        if (!o->ns_nossd[i]) {
+            base += o->ns_blocks[i];
+        }
+    }
+    return 0;
+}
+
+/* the per-namespace counters of the FTL (nsctr.c): one range per BlackBox
+ * namespace; -1 with a message */
+static int sim_ns_ranges(struct sim_opts *o, struct ftl *ftl)
+{
+    uint64_t first[FTL_MAX_NS_RANGES];
+    uint32_t n = 0;
+    char err[256];
+
+    if (o->nns < 2) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < o->nns; i++) {
+        o->ns_range[i] = o->ns_nossd[i] ? -1 : (int)n;
+        if (!o->ns_nossd[i]) {
+            first[n++] = o->ns_base[i];
+        }
+    }
+    if (ftl_set_ns_ranges(ftl, n, first, err, sizeof(err)) < 0) {
+        fprintf(stderr, "femu-sim: %s\n", err);
+        return -1;
     }
     return 0;
 }
@@ -379,6 +631,7 @@ static int spec_cb(void *ctx, const char *k, const char *v)
         { "hot_share", offsetof(struct wl_spec, hot_share), 0, 100 },
         { "hot_pid", offsetof(struct wl_spec, hot_pid), 0, UINT32_MAX },
         { "cold_pid", offsetof(struct wl_spec, cold_pid), 0, UINT32_MAX },
+        { "ns", offsetof(struct wl_spec, ns), 1, FTL_MAX_NS_RANGES },
     };
     struct wl_spec *sp = ctx;
     uint64_t x;
@@ -668,8 +921,26 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     char err[256];
     uint64_t start = *now;
     uint64_t secsz = ftl_config_of(ftl)->secsz;
+    uint64_t nsb = ftl_ns_blocks(ftl), base = 0;
+    uint32_t nsid = sp->ns ? sp->ns : 1;
+    struct ftl_ns_counters nsb4[FTL_MAX_NS_RANGES];
 
-    if (wl_gen_init(&g, sp, ftl_ns_blocks(ftl), ftl_config_of(ftl)->secsz,
+    if (nsid > o->nns) {
+        fprintf(stderr, "femu-sim: phase %s: ns=%u: namespaces=%u\n",
+                sp->name, nsid, o->nns);
+        return -1;
+    }
+    if (o->nns > 1) {
+        /* the namespace's range of the shared FTL */
+        if (o->ns_nossd[nsid - 1]) {
+            fprintf(stderr, "femu-sim: phase %s: ns=%u: namespace %u is "
+                    "nossd (no FTL to simulate)\n", sp->name, nsid, nsid);
+            return -1;
+        }
+        nsb = o->ns_blocks[nsid - 1];
+        base = o->ns_base[nsid - 1];
+    }
+    if (wl_gen_init(&g, sp, nsb, ftl_config_of(ftl)->secsz,
                     o->seed * 1000003u + (uint64_t)idx, err,
                     sizeof(err)) < 0) {
         fprintf(stderr, "femu-sim: %s\n", err);
@@ -679,17 +950,24 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     memset(r, 0, sizeof(*r));
     r->spec = *sp;
     ftl_get_counters(ftl, &before);
+    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
+        if (ftl_get_ns_counters(ftl, i, &nsb4[i]) < 0) {
+            memset(&nsb4[i], 0, sizeof(nsb4[i]));
+        }
+    }
     /* a few requests of look-ahead, as a device with a queue has: the
      * FTL prefetches their mapping entries while it works on this one */
     struct wl_req ring[LOOKAHEAD];
     unsigned head = 0, queued = 0;
     while (queued < LOOKAHEAD && wl_gen_next(&g, &ring[queued])) {
+        ring[queued].slba += base;
         ftl_prefetch(ftl, ring[queued].slba);
         queued++;
     }
     while (queued > 0) {
         rq = ring[head];
         if (wl_gen_next(&g, &ring[head])) {
+            ring[head].slba += base;
             ftl_prefetch(ftl, ring[head].slba);
         } else {
             queued--; /* drained: the rest follow head in order */
@@ -731,7 +1009,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
             struct ftl_iotrace_rec x = {
                 .op = rq.trim ? FTL_IOTRACE_DEALLOC :
                       rq.read ? FTL_IOTRACE_READ : FTL_IOTRACE_WRITE,
-                .nsid = 1, .slba = rq.slba, .nlb = rq.nlb,
+                .nsid = nsid, .slba = rq.slba, .nlb = rq.nlb,
                 .arg = rq.trim || rq.read ? 0 : rq.pid, .time_ns = at,
                 .done_ns = t,
             };
@@ -757,6 +1035,16 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     }
     ftl_get_counters(ftl, &after);
     diff_counters(&before, &after, &r->d);
+    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
+        struct ftl_ns_counters a;
+
+        if (ftl_get_ns_counters(ftl, i, &a) == 0) {
+            r->nsd[i].host_pages_written =
+                a.host_pages_written - nsb4[i].host_pages_written;
+            r->nsd[i].gc_pages_moved =
+                a.gc_pages_moved - nsb4[i].gc_pages_moved;
+        }
+    }
     r->waf_x1000 = waf_of(&r->d);
     r->emul_ns = *now - start;
     lat_sort(&r->rlat);
@@ -801,6 +1089,70 @@ static void json_wear(const struct ftl *ftl)
            (unsigned long long)w.wl_lines_moved, w.factory_bad_blocks,
            w.grown_bad_blocks, w.retired_lines, w.spare_lines, w.spare_pcent,
            w.read_only ? "true" : "false");
+}
+
+/*
+ * namespaces=N: each phase's host pages written and GC pages moved per
+ * namespace (the FTL's own counters, C0h's, are the whole device's: the
+ * namespaces share it), then the same since start.  A NoSSD namespace
+ * has no FTL: "nossd".
+ */
+static void print_ns(const struct sim_opts *o, const struct phase_result *r,
+                     int n, const struct ftl *ftl)
+{
+    struct ftl_ns_counters t;
+
+    for (int i = 0; i <= n; i++) {
+        printf(i < n ? "namespaces %s:" : "namespaces since start:",
+               i < n ? r[i].spec.name : "");
+        for (uint32_t k = 0; k < o->nns; k++) {
+            int g = o->ns_range[k];
+
+            if (g < 0) {
+                printf(" ns%u nossd", k + 1);
+                continue;
+            }
+            if (i < n) {
+                t = r[i].nsd[g];
+            } else {
+                ftl_get_ns_counters(ftl, (uint32_t)g, &t);
+            }
+            printf(" ns%u host_written=%llu gc_moved=%llu", k + 1,
+                   (unsigned long long)t.host_pages_written,
+                   (unsigned long long)t.gc_pages_moved);
+        }
+        printf("\n");
+    }
+}
+
+/* the same as a JSON array (r NULL: since start) */
+static void json_ns(const struct sim_opts *o, const struct phase_result *r,
+                    const struct ftl *ftl)
+{
+    struct ftl_ns_counters t;
+
+    printf(", \"namespaces\": [");
+    for (uint32_t k = 0; k < o->nns; k++) {
+        int g = o->ns_range[k];
+
+        printf("%s{\"nsid\": %u, \"mode\": \"%s\", \"size_mb\": %llu",
+               k ? ", " : "", k + 1, g < 0 ? "nossd" : "bbssd",
+               (unsigned long long)o->ns_mb[k]);
+        if (g >= 0) {
+            if (r) {
+                t = r->nsd[g];
+            } else {
+                ftl_get_ns_counters(ftl, (uint32_t)g, &t);
+            }
+            printf(", \"ftl_base\": %llu, \"host_pages_written\": %llu, "
+                   "\"gc_pages_moved\": %llu",
+                   (unsigned long long)o->ns_base[k],
+                   (unsigned long long)t.host_pages_written,
+                   (unsigned long long)t.gc_pages_moved);
+        }
+        printf("}");
+    }
+    printf("]");
 }
 
 static void print_human(const struct ftl *ftl, const struct sim_opts *o,
@@ -933,6 +1285,9 @@ static void print_human(const struct ftl *ftl, const struct sim_opts *o,
         }
         printf("\n");
     }
+    if (o->nns > 1) {
+        print_ns(o, r, n, ftl);
+    }
     printf("C0h since start: waf_x1000=%u host_pages_written=%llu "
            "gc_pages_moved=%llu host_pages_programmed=%llu\n",
            ftl_waf_x1000(ftl), (unsigned long long)tot->host_pages_written,
@@ -1025,6 +1380,9 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
         if (p->reads) {
             printf(", \"reads\": %llu", (unsigned long long)p->reads);
         }
+        if (o->nns > 1) {
+            json_ns(o, p, ftl);
+        }
         if (c->write_cache_mb) {
             printf(", \"write_cache\": {\"host_pages\": %llu, "
                    "\"write_hits\": %llu, \"read_hits\": %llu, "
@@ -1054,6 +1412,9 @@ static void print_json(const struct ftl *ftl, const struct sim_opts *o,
     }
     printf("],\n \"total\": {\"waf_x1000\": %u, ", ftl_waf_x1000(ftl));
     json_counters(tot);
+    if (o->nns > 1) {
+        json_ns(o, NULL, ftl);
+    }
     printf("}");
     json_wear(ftl);
     if (ro->path) {
@@ -1669,6 +2030,9 @@ int main(int argc, char **argv)
             }
         }
     }
+    if (sim_ns_layout(&o) < 0) {
+        return 1;
+    }
     o.cfg.seed = o.seed;
     if (load_path) {
         load_lock = lock_state("--load-state", load_path, -1, &same);
@@ -1704,6 +2068,10 @@ int main(int argc, char **argv)
             ftl_free(ftl);
             return 1;
         }
+    }
+    if (sim_ns_ranges(&o, ftl) < 0) {
+        ftl_free(ftl);
+        return 1;
     }
     ftl_set_gc_delay(ftl, o.gc_delay);
     ftl_set_delay_mode(ftl, o.delay);

@@ -36,6 +36,9 @@ struct wl_spec {
     uint32_t hot_pcent;  /* hot region, % of the namespace (from 0) */
     uint32_t hot_share;  /* % of the requests that go to the hot region */
     uint32_t hot_pid, cold_pid;
+    /* femu-sim with namespaces=N: the namespace the phase targets (its
+     * range of the shared FTL); 0 = namespace 1 */
+    uint32_t ns;
 };
 
 /* A simple PRNG (xorshift64*), seeded per phase. */
