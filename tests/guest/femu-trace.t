@@ -64,6 +64,19 @@ rep=$("$SIM" --replay="$T/ns.ftr") || fail "two namespaces: femu-sim --replay ex
 sim=$(echo "$rep" | sed -n 's/^C0h since start: waf_x1000=\([0-9]*\) host_pages_written=\([0-9]*\) gc_pages_moved=\([0-9]*\) host_pages_programmed=\([0-9]*\)$/\1 \2 \3 \4/p')
 echo "two namespaces: device C0h at the stop: $dev; femu-sim --replay: $sim"
 [ -n "$sim" ] && [ "$sim" = "$dev" ] || fail "two namespaces: replay C0h '$sim' vs device '$dev'"
+# with the device's namespace properties femu-sim also splits the counters
+# by namespace: the split adds up to the device's C0h, and namespace 1's
+# host pages are what the guest wrote there (a 12 MiB fill + 16 MiB of
+# 4 KiB random writes = 3072 + 4096 pages)
+rep=$("$SIM" namespaces=2,namespace_sizes=12M,,12M --replay="$T/ns.ftr") || fail "two namespaces: femu-sim namespaces=2 --replay exit $?"
+echo "$rep" | grep -E '^(namespaces|C0h)'
+set -- $dev
+split=$(echo "$rep" | sed -n 's/^namespaces since start: ns1 host_written=\([0-9]*\) gc_moved=\([0-9]*\) ns2 host_written=\([0-9]*\) gc_moved=\([0-9]*\)$/\1 \2 \3 \4/p')
+read -r h1 g1 h2 g2 <<<"$split"
+[ -n "$split" ] && [ $((h1 + h2)) = "$2" ] && [ $((g1 + g2)) = "$3" ] ||
+    fail "two namespaces: split '$split' does not add up to the device's C0h '$dev'"
+[ "$h1" = 7168 ] || fail "two namespaces: namespace 1's host pages $h1, expected 7168"
+echo "two namespaces: femu-sim split ns1 $h1 host / $g1 GC, ns2 $h2 host / $g2 GC; device C0h $dev"
 
 # a full disk: QEMU under a 512 KiB file size limit (SIGXFSZ ignored, so
 # a write past it fails with EFBIG as one past a full disk's end fails

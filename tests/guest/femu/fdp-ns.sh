@@ -34,7 +34,7 @@ check "usage: 4 handles host specified" [ "$(grep -c 'Attributes: 0x1 (Host Spec
 for d in $N1 $N2; do
     st=$(nvme fdp status $d)
     check "status $d: placement ids 0-3 are handles 0-3" \
-        [ "$(awk '/^Placement Identifier/ {p = $3} /Reclaim Unit Handle Identifier/ {printf "%s:%s ", p, $NF}' <<<"$st")" = "0:0 1:1 2:2 3:3 " ]
+        [ "$(awk '/^Placement Identifier/ {p = $3 + 0} /Reclaim Unit Handle Identifier/ {printf "%s:%s ", p, $NF}' <<<"$st")" = "0:0 1:1 2:2 3:3 " ]
     check "status $d: all fresh (RUAMW 16384)" [ "$(allruamw $d)" = "16384 16384 16384 16384" ]
 done
 
@@ -80,7 +80,8 @@ check "dir-receive on namespace 2: Data Placement supported" \
 nvme fdp update $N1 -p 0,1 >/dev/null
 b0=$(allruamw $N1) s0=$(stats22)
 for i in 1 2; do
-    fio --name=fdpns$i --filename=/dev/ng${F#nvme}n$i --ioengine=io_uring_cmd --cmd_type=nvme \
+    ng=/dev/$(nsdev $F $i | sed 's/^nvme/ng/')
+    fio --name=fdpns$i --filename=$ng --ioengine=io_uring_cmd --cmd_type=nvme \
         --fdp=1 --fdp_pli=0,1 --rw=randwrite --bs=4k --size=4M --offset=$((i * 16))M --iodepth=8 \
         --verify=crc32c --verify_fatal=1 --output=/tmp/fio$i.out
     rc=$?; tail -3 /tmp/fio$i.out
