@@ -77,6 +77,19 @@ assert d["config"]["devsz_mb"] == 128, d["config"]
 print("ok - nossd namespace 2 takes no FTL space; namespace 3 at block 131072")
 PY
 
+# --record writes each phase's requests with its namespace id and FTL
+# LBAs; a replay with the same namespace properties gives the same C0h and
+# the same split, in its own row
+t=$(mktemp -d /tmp/sim-ns.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+"$sim" $S $PH --record="$t/run.ftr" >/dev/null || bad "record exit $?"
+rep=$("$sim" namespaces=2,namespace_sizes=96M,,96M --replay="$t/run.ftr") || bad "replay exit $?"
+[ "$(echo "$rep" | grep '^C0h')" = "$(echo "$out" | grep '^C0h')" ] &&
+    ok "replay of the recorded run: the same C0h" || bad "replay C0h: $(echo "$rep" | grep '^C0h')"
+[ "$(echo "$rep" | sed -n 's/^namespaces replay: //p')" = "$(echo "$out" | sed -n 's/^namespaces since start: //p')" ] &&
+    ok "replay row split: $(echo "$rep" | sed -n 's/^namespaces replay: //p')" ||
+    bad "replay split '$(echo "$rep" | grep '^namespaces replay')' vs the run's '$(echo "$out" | grep '^namespaces since')'"
+
 refuse() { # refuse REGEX ARGS...
     local re=$1 o rc; shift
     o=$("$sim" "$@" 2>&1); rc=$?

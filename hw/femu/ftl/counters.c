@@ -18,6 +18,8 @@
 void ftl_reset_counters(struct ftl *ftl)
 {
     memset(&ftl->ctr, 0, sizeof(ftl->ctr));
+    /* and their split by namespace (nsctr.c), which adds up to them */
+    memset(ftl->nss.ctr, 0, sizeof(ftl->nss.ctr));
 }
 
 void ftl_get_counters(const struct ftl *ftl, struct ftl_counters *c)

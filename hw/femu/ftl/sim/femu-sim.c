@@ -912,6 +912,30 @@ static uint32_t waf_of(const struct ftl_counters *d)
                       d->host_pages_written);
 }
 
+/* the per-namespace counters now (all 0 without ranges) */
+static void ns_snapshot(const struct ftl *ftl, struct ftl_ns_counters *c)
+{
+    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
+        if (ftl_get_ns_counters(ftl, i, &c[i]) < 0) {
+            memset(&c[i], 0, sizeof(c[i]));
+        }
+    }
+}
+
+/* r->nsd: the per-namespace counters now less those in b */
+static void ns_diff(const struct ftl *ftl, const struct ftl_ns_counters *b,
+                    struct phase_result *r)
+{
+    struct ftl_ns_counters a[FTL_MAX_NS_RANGES];
+
+    ns_snapshot(ftl, a);
+    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
+        r->nsd[i].host_pages_written =
+            a[i].host_pages_written - b[i].host_pages_written;
+        r->nsd[i].gc_pages_moved = a[i].gc_pages_moved - b[i].gc_pages_moved;
+    }
+}
+
 static int run_phase(struct ftl *ftl, const struct sim_opts *o,
                      const struct wl_spec *sp, int idx, uint64_t *now,
                      struct phase_result *r)
@@ -952,11 +976,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     memset(r, 0, sizeof(*r));
     r->spec = *sp;
     ftl_get_counters(ftl, &before);
-    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
-        if (ftl_get_ns_counters(ftl, i, &nsb4[i]) < 0) {
-            memset(&nsb4[i], 0, sizeof(nsb4[i]));
-        }
-    }
+    ns_snapshot(ftl, nsb4);
     /* a few requests of look-ahead, as a device with a queue has: the
      * FTL prefetches their mapping entries while it works on this one */
     struct wl_req ring[LOOKAHEAD];
@@ -1037,16 +1057,7 @@ static int run_phase(struct ftl *ftl, const struct sim_opts *o,
     }
     ftl_get_counters(ftl, &after);
     diff_counters(&before, &after, &r->d);
-    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
-        struct ftl_ns_counters a;
-
-        if (ftl_get_ns_counters(ftl, i, &a) == 0) {
-            r->nsd[i].host_pages_written =
-                a.host_pages_written - nsb4[i].host_pages_written;
-            r->nsd[i].gc_pages_moved =
-                a.gc_pages_moved - nsb4[i].gc_pages_moved;
-        }
-    }
+    ns_diff(ftl, nsb4, r);
     r->waf_x1000 = waf_of(&r->d);
     r->emul_ns = *now - start;
     lat_sort(&r->rlat);
@@ -1433,20 +1444,24 @@ static int run_replay(struct ftl *ftl, const struct sim_opts *o,
                       struct phase_result *r, struct sim_replay_result *rr)
 {
     struct ftl_counters before, after;
+    struct ftl_ns_counters nsb4[FTL_MAX_NS_RANGES];
     uint64_t start = *now;
 
     memset(r, 0, sizeof(*r));
     snprintf(r->spec.name, sizeof(r->spec.name), "replay");
     r->label = sim_replay_fmt_name(ro->fmt);
     ftl_get_counters(ftl, &before);
+    ns_snapshot(ftl, nsb4);
     if (sim_replay_file(ftl, ro, o->timing, now, o->rec, rr) < 0) {
         return -1;
     }
     ftl_get_counters(ftl, &after);
     if (rr->counters_reset) {
         memset(&before, 0, sizeof(before));
+        memset(nsb4, 0, sizeof(nsb4));
     }
     diff_counters(&before, &after, &r->d);
+    ns_diff(ftl, nsb4, r);
     r->waf_x1000 = waf_of(&r->d);
     r->requests = rr->records;
     r->write_errors = rr->write_errors;
