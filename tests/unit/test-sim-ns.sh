@@ -77,6 +77,19 @@ assert d["config"]["devsz_mb"] == 128, d["config"]
 print("ok - nossd namespace 2 takes no FTL space; namespace 3 at block 131072")
 PY
 
+# FDP with the namespaces on handles of their own (namespace 1 through
+# PID 0, namespace 2 through PID 1): namespace 2's burst finds namespace
+# 2's units the best victims and moves none of namespace 1's pages, where
+# without FDP namespace 1's partly overwritten lines are victims too
+F=nchs=2,luns_per_ch=4,blks_per_pl=64,pgs_per_blk=32,devsz_mb=48,namespaces=2
+h2ns1() { "$sim" "$@" | sed -n 's/^namespaces h2: ns1 host_written=0 gc_moved=\([0-9]*\) .*/\1/p'; }
+nofdp=$(h2ns1 $F --phase f1:seqfill,ns=1 --phase a1:randwrite,ns=1,size=48m --phase f2:seqfill,ns=2 --phase h2:randwrite,ns=2,size=96m)
+fdp=$(h2ns1 $F,fdp.nruh=2 --phase f1:seqfill,ns=1,pid=0 --phase a1:randwrite,ns=1,size=48m,pid=0 \
+      --phase f2:seqfill,ns=2,pid=1 --phase h2:randwrite,ns=2,size=96m,pid=1)
+[ -n "$nofdp" ] && [ "$nofdp" -gt 0 ] && [ "$fdp" = 0 ] &&
+    ok "namespace 2's burst moves $nofdp of namespace 1's pages without FDP, $fdp with a handle per namespace" ||
+    bad "burst on namespace 2: namespace 1's GC copies '$nofdp' without FDP, '$fdp' with"
+
 # --record writes each phase's requests with its namespace id and FTL
 # LBAs; a replay with the same namespace properties gives the same C0h and
 # the same split, in its own row
