@@ -53,6 +53,11 @@ refuse "^namespace_modes: namespace 2 is nossd; with subsys=s0 \(fdp=on\) every 
     femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,namespaces=2,namespace_modes=bbssd,,nossd,subsys=s0
 refuse "^namespace_modes: namespace 1 is znssd; with subsys=s0 \(fdp=on\) every namespace must be bbssd" \
     femu-subsys,id=s0,fdp=on,fdp.nruh=2 femu,devsz_mb=8192,namespaces=2,namespace_modes=znssd,,bbssd,subsys=s0
+# FDP with several namespaces keeps a state file (the FTL's handles with
+# it) and records an I/O trace
+accept femu-subsys,id=s0,fdp=on,fdp.nruh=2 $S,namespaces=2,subsys=s0,state=$cfg_tmp/fdpns.femu
+accept femu-subsys,id=s0,fdp=on,fdp.nruh=2 $S,namespaces=2,subsys=s0,state=$cfg_tmp/fdpns.femu
+accept femu-subsys,id=s0,fdp=on,fdp.nruh=2 $S,namespaces=2,subsys=s0,io_trace=$cfg_tmp/fdpns.ftr
 # a femu-subsys with fdp=off carries nothing: any namespace may be beside it
 accept femu-subsys,id=s0 femu,namespaces=2,namespace_modes=bbssd,,nossd,subsys=s0
 # the BlackBox namespaces' sum must fit the FTL's NAND and reserve
