@@ -747,3 +747,100 @@ void test_fdp(void)
     }
     ctrl_stop(c);
 }
+
+/* A write of 8 blocks at LBA 0 of namespace nsid through placement id
+ * pid (DTYPE 2). */
+static uint16_t fdp_ns_write(Ctrl *c, uint32_t nsid, uint16_t pid)
+{
+    NvmeCmd cmd = mk(NVME_CMD_WRITE, nsid, c->buf, 0);
+
+    cmd.cdw12 = cpu_to_le32(7 | (uint32_t)FDP_DTYPE_DP << 20);
+    cmd.cdw13 = cpu_to_le32((uint32_t)pid << 16);
+    return run(c, IOQ, &cmd, NULL);
+}
+
+/* RUAMW of placement id pid as namespace nsid's RUH status reports it
+ * (4 handles: placement id i is handle i on every namespace). */
+static uint64_t fdp_ns_ruamw(Ctrl *c, uint32_t nsid, uint16_t pid)
+{
+    uint8_t b[PAGE];
+    uint32_t len = sizeof(NvmeRuhStatus) + 4 * sizeof(NvmeRuhStatusDescr);
+    const uint8_t *d = b + sizeof(NvmeRuhStatus) +
+                       pid * sizeof(NvmeRuhStatusDescr);
+    NvmeCmd cmd = mk(NVME_CMD_IO_MGMT_RECV, nsid, c->buf, 0);
+
+    cmd.cdw10 = cpu_to_le32(NVME_IOMR_MO_RUH_STATUS);
+    cmd.cdw11 = cpu_to_le32(len / 4 - 1);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    fdp_read(c, b, len);
+    g_assert_cmpuint(lduw_le_p(b + 14), ==, 4);         /* NRUHSD */
+    g_assert_cmpuint(lduw_le_p(d), ==, pid);            /* PID */
+    g_assert_cmpuint(lduw_le_p(d + 2), ==, pid);        /* RUHID */
+    return ldq_le_p(d + 8);
+}
+
+/*
+ * Two BlackBox namespaces in the one endurance group: identify on both,
+ * the handles shared (a write through a placement id on one namespace
+ * shows in the other's RUH status), events that name their namespace
+ * (invalid placement id: the namespace written; RUH update: the
+ * namespace of the I/O Management Send), FDP Events features on
+ * namespace 2, an absent namespace refused.
+ */
+void test_fdp_namespaces(void)
+{
+    const char *saved = extra_args;
+    Ctrl *c;
+    uint8_t id[PAGE], ev[64 * 4];
+    uint16_t pid = 2;
+    uint32_t dw0;
+    NvmeCmd cmd;
+
+    extra_args = "-device femu-subsys,id=fdp0,fdp=on,fdp.nruh=4";
+    c = ctrl_start("nchs=2,luns_per_ch=4,blks_per_pl=64,devsz_mb=384,"
+                   "namespaces=2,subsys=fdp0");
+    extra_args = saved;
+    for (uint32_t ns = 1; ns <= 2; ns++) {
+        g_assert_cmphex(identify(c, NVME_ID_CNS_NS, ns, c->buf), ==,
+                        NVME_SUCCESS);
+        qtest_memread(c->qts, c->buf, id, sizeof(id));
+        g_assert_cmpuint(le16_to_cpu(((NvmeIdNs *)id)->endgid), ==, 1);
+        g_assert_cmpuint(fdp_ns_ruamw(c, ns, 2), ==, 16384);
+    }
+    /* one shared unit per handle: 8 blocks from each namespace */
+    g_assert_cmphex(fdp_ns_write(c, 1, 2), ==, NVME_SUCCESS);
+    g_assert_cmpuint(fdp_ns_ruamw(c, 2, 2), ==, 16376);
+    g_assert_cmphex(fdp_ns_write(c, 2, 2), ==, NVME_SUCCESS);
+    g_assert_cmpuint(fdp_ns_ruamw(c, 1, 2), ==, 16368);
+    g_assert_cmpuint(fdp_ns_ruamw(c, 1, 3), ==, 16384);
+    /* an invalid placement id on namespace 2, then on namespace 1 */
+    g_assert_cmphex(fdp_ns_write(c, 2, 9), ==, NVME_SUCCESS);
+    g_assert_cmphex(fdp_ns_write(c, 1, 7), ==, NVME_SUCCESS);
+    /* a RUH update of id 2 sent on namespace 2 */
+    cmd = mk(NVME_CMD_IO_MGMT_SEND, 2, c->buf, 0);
+    qtest_memwrite(c->qts, c->buf, &pid, sizeof(pid));
+    cmd.cdw10 = cpu_to_le32(NVME_IOMS_MO_RUH_UPDATE);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpuint(fdp_ns_ruamw(c, 1, 2), ==, 16384);
+    g_assert_cmpuint(fdp_events(c, ev, sizeof(ev)), ==, 3);
+    g_assert_cmphex(ev[0], ==, FDP_EVT_INVALID_PID);
+    g_assert_cmphex(ev[1], ==, FDPEF_PIV | FDPEF_NSIDV | FDPEF_LV);
+    g_assert_cmphex(lduw_le_p(ev + 2), ==, 9);
+    g_assert_cmphex(ldl_le_p(ev + 12), ==, 2);
+    g_assert_cmphex(ev[34], ==, 0);
+    g_assert_cmphex(ev[64], ==, FDP_EVT_INVALID_PID);
+    g_assert_cmphex(lduw_le_p(ev + 64 + 2), ==, 7);
+    g_assert_cmphex(ldl_le_p(ev + 64 + 12), ==, 1);
+    g_assert_cmphex(ev[128], ==, FDP_EVT_RU_NOT_FULLY_WRITTEN);
+    g_assert_cmphex(ev[129], ==, FDPEF_PIV | FDPEF_NSIDV | FDPEF_LV);
+    g_assert_cmphex(lduw_le_p(ev + 128 + 2), ==, 2);
+    g_assert_cmphex(ldl_le_p(ev + 128 + 12), ==, 2);
+    g_assert_cmphex(ev[128 + 34], ==, 2);
+    /* FDP Events (1Eh) of handle 1 on namespace 2; namespace 3 absent */
+    g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 2, NVME_FDP_EVENTS,
+                             2 << 16 | 1, 0, &dw0), ==, NVME_SUCCESS);
+    g_assert_cmpuint(dw0, ==, 2);
+    g_assert_cmphex(fdp_feat(c, NVME_ADM_CMD_GET_FEATURES, 3, NVME_FDP_EVENTS,
+                             2 << 16 | 1, 0, &dw0), ==, NVME_INVALID_NSID);
+    ctrl_stop(c);
+}

@@ -146,6 +146,7 @@ void test_bus_master_reset(void);
 void test_fdp_logs(void);
 void test_fdp_handles128(void);
 void test_fdp_off(void);
+void test_fdp_namespaces(void);
 /* femu-cmds.c */
 void test_cmds_media(void);
 void test_cmds_copy(void);

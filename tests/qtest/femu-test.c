@@ -49,6 +49,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/fdp/logs", test_fdp_logs);
     qtest_add_func("/femu/fdp/handles128", test_fdp_handles128);
     qtest_add_func("/femu/fdp/off", test_fdp_off);
+    qtest_add_func("/femu/fdp/namespaces", test_fdp_namespaces);
     qtest_add_func("/femu/cq-full", test_cq_full);
     qtest_add_func("/femu/cq-park", test_cq_park);
     qtest_add_func("/femu/maxcmd", test_maxcmd);
