@@ -9,8 +9,11 @@
  * fdp.nruh reclaim unit handles, all "persistently isolated".  A reclaim
  * unit is one line of the FTL (the unit GC erases), so the nominal size
  * (RUNS) is the line size in bytes.  Placement identifier i is handle i:
- * the namespace uses every handle, in order, and RGIF = 0 means the
- * placement identifier carries no reclaim group bits.
+ * every namespace of the controller (all BlackBox: ranges of the one FTL)
+ * uses every handle, in order, so the handles and their reclaim units are
+ * shared by the namespaces, and RGIF = 0 means the placement identifier
+ * carries no reclaim group bits.  An event names the namespace it
+ * concerns.
  *
  * The FTL core does the placement (one open reclaim unit per handle, a
  * GC reclaim unit per handle so relocated pages stay with their handle,
@@ -274,13 +277,6 @@ static int fdp_evt_index(uint8_t type)
 }
 
 /*
- * Move the events the FTL queued into the host events log, keeping those
- * enabled on the handle concerned (an invalid placement id is charged to
- * handle 0, the one the write used).  Called with ftl_lock held, before
- * every read of the log and before the enables change, so an event is
- * filtered by the enables in force when it happened.
- */
-/*
  * The namespace an FTL event concerns: the one whose FTL range holds the
  * command's first logical block (the FTL sees the namespace's ftl_base
  * added).  An event without a command (a RUH update's) gets `nsid`, the
@@ -303,6 +299,14 @@ static uint32_t fdp_event_nsid(FemuCtrl *n, const struct ftl_fdp_event *fe,
     return 0;
 }
 
+/*
+ * Move the events the FTL queued into the host events log, keeping those
+ * enabled on the handle concerned (an invalid placement id is charged to
+ * handle 0, the one the write used).  Called with ftl_lock held, before
+ * every read of the log and before the enables change, so an event is
+ * filtered by the enables in force when it happened.  nsid: the
+ * namespace of events without a command (fdp_event_nsid).
+ */
 static void fdp_drain_events_ns(FemuCtrl *n, uint32_t nsid)
 {
     FemuFdp *f = fdp_of(n);
@@ -378,7 +382,7 @@ static uint8_t *fdp_log_usage(FemuFdp *f, size_t *len)
     h = (NvmeRuhuLog *)buf;
     d = (NvmeRuhuDescr *)(h + 1);
     h->nruh = cpu_to_le16(f->nruh);
-    /* the one namespace lists every handle: all are host specified */
+    /* every namespace lists every handle: all are host specified */
     for (uint32_t i = 0; i < f->nruh; i++) {
         d[i].ruha = NVME_RUHA_HOST;
     }
@@ -476,8 +480,7 @@ static bool fdp_nsid_ok(FemuCtrl *n, NvmeCmd *cmd)
  * handle PH (bits 15:0) and number of event types NOET (bits 23:16).
  */
 static uint16_t fdp_events_args(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
-                                bool set,
-                                uint16_t *ph, uint8_t *noet)
+                                bool set, uint16_t *ph, uint8_t *noet)
 {
     uint32_t dw11 = le32_to_cpu(cmd->cdw11);
 
@@ -505,8 +508,7 @@ static uint16_t fdp_get_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd,
     uint16_t ph;
     uint8_t noet, mask;
     uint32_t cnt;
-    uint16_t status = fdp_events_args(n, f, cmd, false, &ph,
-                                      &noet);
+    uint16_t status = fdp_events_args(n, f, cmd, false, &ph, &noet);
 
     if (status) {
         return status;
@@ -581,8 +583,7 @@ static uint16_t fdp_set_events(FemuCtrl *n, FemuFdp *f, NvmeCmd *cmd)
     uint8_t types[255];
     uint8_t bits = 0, noet;
     uint16_t ph;
-    uint16_t status = fdp_events_args(n, f, cmd, true, &ph,
-                                      &noet);
+    uint16_t status = fdp_events_args(n, f, cmd, true, &ph, &noet);
 
     if (status) {
         return status;
@@ -640,8 +641,8 @@ uint16_t femu_fdp_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *result)
          * it; the value in force is also the saved one).  Anything else
          * would change the FDP mode or configuration of an endurance
          * group that holds a namespace, which the controller refuses
-         * with Command Sequence Error (NVMe 2.0 5.27.1.20): FEMU's one
-         * namespace always exists, so FDP cannot be disabled or
+         * with Command Sequence Error (NVMe 2.0 5.27.1.20): FEMU's
+         * namespaces always exist, so FDP cannot be disabled or
          * reconfigured while the device runs.
          */
         if (FIELD_EX32(dw12, FEAT_FDP, FDPE) &&
