@@ -20,6 +20,8 @@
 #ifndef HW_FEMU_ZNS_H
 #define HW_FEMU_ZNS_H
 
+#include <stdio.h>
+
 #include "hw/femu/ftl.h"
 
 #ifdef __cplusplus
@@ -226,6 +228,59 @@ void zns_reset_counters(struct zns *z);
 uint32_t zns_waf_x1000(const struct zns *z);
 /* Run-time controls (admin opcode 0xEF codes 3 and 4). */
 void zns_set_delay_mode(struct zns *z, enum ftl_delay_mode mode);
+
+
+/*
+ * State files (docs/state.md): the zone table of a zoned namespace as
+ * ZONE sections of a state file's generation (format 6), after the
+ * namespace's NS section; every generation holds the whole table, so
+ * the last complete one describes the zones (the host data goes in the
+ * namespace's DATA and TRIM sections, as for any namespace).  Payload:
+ *   u32 nsid, u32 zones of the namespace, u64 zone size and u64 zone
+ *   capacity (logical blocks), u32 first zone, u32 count, u32 extension
+ *   bytes per zone (zns_zd_ext_size), u32 0, the five counters of
+ *   struct zns_counters (u64 each), then count records of
+ *   ZNS_STATE_REC + extension bytes: u8 zone state, u8 flags
+ *   (ZNS_STATE_F_*), u16 0, u32 0, u64 write pointer, u64 end of the
+ *   written data, u64 zone pages programmed (ZRWA), the extension.
+ * The changed zone list is not kept (a restart clears it, as the host's
+ * reads of it would).
+ */
+#define ZNS_STATE_HDR 80u
+#define ZNS_STATE_REC 32u
+#define ZNS_STATE_F_PROGRAMMED 0x1  /* a page programmed since the erase */
+#define ZNS_STATE_F_ZRWA       0x2  /* a ZRWA is allocated */
+#define ZNS_STATE_F_ZDEV       0x4  /* a descriptor extension is set */
+/*
+ * Write z's ZONE sections (tag FTL_STATE_SEC_ZONE) to f, at most max
+ * bytes each; ext: ext_size bytes per zone (NULL when ext_size is 0).
+ * 0, or -1 with a message.
+ */
+int zns_state_write(const struct zns *z, uint32_t nsid, const uint8_t *ext,
+                    uint32_t ext_size, uint64_t max, FILE *f, char *err,
+                    size_t errlen);
+/* The nsid of a ZONE section's payload (0 when too short). */
+uint32_t zns_state_nsid(const uint8_t *p, uint64_t len);
+/*
+ * Take one ZONE section into z (and its extensions into ext): the zone
+ * count, size, capacity and extension size must be z's (else a one-line
+ * "configuration mismatch" naming the property), every record one the
+ * model can hold.  The zones keep the saved states until
+ * zns_state_restart().  Returns the zones it held, or -1 with a message.
+ */
+int64_t zns_state_section(struct zns *z, const uint8_t *p, uint64_t len,
+                          uint8_t *ext, uint32_t ext_size, char *err,
+                          size_t errlen);
+/*
+ * After the last section: the zones as a drive finds them after a clean
+ * shutdown.  Implicitly and Explicitly Opened zones become Closed (an
+ * open zone with nothing written, no ZRWA and no extension becomes
+ * Empty, as a Close would make it); the open, active and ZRWA counts are
+ * recounted and must fit the limits (else a one-line message naming
+ * zns_max_active or zns_zrwa_num); the changed zone list is empty.
+ * 0, or -1.
+ */
+int zns_state_restart(struct zns *z, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
