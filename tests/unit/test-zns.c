@@ -890,6 +890,135 @@ static void test_state(void)
     zns_free(z);
 }
 
+struct lost_rec {
+    uint32_t n;
+    uint32_t zone[8];
+    uint64_t from[8], to[8];
+};
+
+static void lost_cb(void *opaque, uint32_t zone, uint64_t from, uint64_t to)
+{
+    struct lost_rec *l = opaque;
+
+    if (l->n < 8) {
+        l->zone[l->n] = zone;
+        l->from[l->n] = from;
+        l->to[l->n] = to;
+    }
+    l->n++;
+}
+
+/*
+ * The zoned write cache: a write completes at its arrival and reaches
+ * NAND in order behind the older ones; a full cache waits; Flush, FUA
+ * and Finish wait for NAND; a reset zone's cached writes are dropped (a
+ * power cut leaves it Empty); a power cut rolls each zone's write
+ * pointer back to its durable point; turned off, writes wait again.
+ */
+static void test_wcache(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    struct zns_wc_counters k;
+    struct lost_rec l = { 0 };
+    char err[256] = "";
+    uint64_t zs = 4096, t = 1000000000ull, done;
+
+    zcfg(&c);
+    c.nand.write_cache_mb = 64;
+    refused(&c, "write_cache_mb=64 exceeds the zoned namespace (32 MiB)");
+    c.nand.write_cache_mb = 1;      /* 256 pages of 4 KiB */
+    z = mkz(&c);
+    CHECK_EQ(zns_wcache_pages(z), 256);
+    CHECK(zns_wcache_on(z));
+    /* 64 blocks, 8 pages over the zone's 2 LUNs: done at the arrival,
+     * on NAND after 4 programs */
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_wcache_dirty(z, t), 8);
+    CHECK_EQ(zns_wcache_zone_flush(z, 0, t), t + 4 * WR);
+    CHECK_EQ(zns_wcache_zone_flush(z, 1, t), t);
+    CHECK_EQ(zns_wcache_flush(z, t), t + 4 * WR);
+    /* 256 more pages do not fit beside the 8: the write waits until the
+     * first is on NAND */
+    CHECK_EQ(zns_write(z, zs, 2048, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    zns_wcache_counters(z, &k);
+    CHECK_EQ(k.full_waits, 1);
+    CHECK_EQ(k.pages_cached, 264);
+    /* all on NAND later: nothing left to lose */
+    t += 1000 * WR;
+    CHECK_EQ(zns_wcache_dirty(z, t), 0);
+    CHECK_EQ(zns_wcache_flush(z, t), t);
+    CHECK_EQ(zns_wcache_power_cut(z, t, lost_cb, &l), 0);
+    CHECK_EQ(l.n, 0);
+    CHECK_EQ(wp(z, 0), 64);
+
+    /* zone 0 gets 64 more blocks, zone 1 64 at its write pointer, zone 2
+     * 64 then a reset, zone 3 64 then a Finish (which waits for them) */
+    CHECK_EQ(zns_write(z, 64, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_write(z, zs + 2048, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(zns_write(z, 2 * zs, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(act(z, 2, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(zns_write(z, 3 * zs, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(zns_zone_action(z, 3, false, ZNS_ACT_FINISH, t, &done), ZNS_OK);
+    CHECK(done > t);
+    CHECK_EQ(done, zns_wcache_zone_flush(z, 3, t));
+    CHECK_EQ(st(z, 3), ZNS_FULL);
+    zns_wcache_counters(z, &k);
+    CHECK_EQ(k.pages_dropped, 8);
+    /* the power goes at once: every write since t is lost */
+    CHECK_EQ(zns_wcache_power_cut(z, t, lost_cb, &l), 24);
+    CHECK_EQ(l.n, 3);
+    CHECK_EQ(l.zone[0], 0);
+    CHECK_EQ(l.from[0], 64);
+    CHECK_EQ(l.to[0], 128);
+    CHECK_EQ(l.zone[1], 1);
+    CHECK_EQ(l.from[1], zs + 2048);
+    CHECK_EQ(l.to[1], zs + 2112);
+    CHECK_EQ(l.zone[2], 3);
+    CHECK_EQ(l.from[2], 3 * zs);
+    CHECK_EQ(wp(z, 0), 64);
+    CHECK_EQ(st(z, 0), ZNS_CLOSED);
+    CHECK_EQ(wp(z, 1), zs + 2048);
+    CHECK_EQ(st(z, 1), ZNS_CLOSED);
+    /* the reset zone got nothing back */
+    CHECK_EQ(wp(z, 2), 2 * zs);
+    CHECK_EQ(st(z, 2), ZNS_EMPTY);
+    /* the Finish did not complete: nothing of zone 3 is durable */
+    CHECK_EQ(wp(z, 3), 3 * zs);
+    CHECK_EQ(st(z, 3), ZNS_EMPTY);
+    CHECK_EQ(zns_nr_open(z), 0);
+    CHECK_EQ(zns_nr_active(z), 2);
+    /* the host goes on from the durable write pointers */
+    CHECK_EQ(wr(z, 128, 8), ZNS_ERR_INVALID_WRITE);
+    CHECK_EQ(zns_write(z, 64, 64, false, t, NULL, &done), ZNS_OK);
+    /* turned off: the cache destages, writes wait for NAND again */
+    done = zns_wcache_set(z, false, t);
+    CHECK(done > t);
+    CHECK(!zns_wcache_on(z));
+    t += 1000 * WR;
+    CHECK_EQ(zns_write(z, 128, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    CHECK_EQ(zns_wcache_set(z, true, t), t);
+    CHECK_EQ(zns_write(z, 192, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    (void)err;
+    zns_free(z);
+
+    /* write_cache_mb=0 (the default): no cache, nothing changes */
+    zcfg(&c);
+    z = mkz(&c);
+    CHECK_EQ(zns_wcache_pages(z), 0);
+    CHECK(!zns_wcache_on(z));
+    CHECK_EQ(zns_wcache_set(z, true, t), t);
+    CHECK(!zns_wcache_on(z));
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    zns_free(z);
+}
+
 int main(void)
 {
     RUN(test_config);
@@ -902,5 +1031,6 @@ int main(void)
     RUN(test_zdext);
     RUN(test_zrwa_timing);
     RUN(test_state);
+    RUN(test_wcache);
     return test_done("ftl-zns");
 }

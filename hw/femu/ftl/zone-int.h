@@ -26,6 +26,25 @@ struct zns_zone {
                            * rest of the written data is in the buffer) */
 };
 
+/* A write waiting in the zoned write cache (zone-wcache.c): blocks
+ * [start, end) of zone `zone`, on NAND at `done`. */
+struct zns_wc_ent {
+    uint64_t start, end;
+    uint64_t done;
+    uint64_t pages;
+    uint32_t zone;
+};
+
+struct zns_wcache {
+    uint64_t cap_pages;         /* 0: no cache (write_cache_mb=0) */
+    bool on;                    /* Volatile Write Cache enabled */
+    struct zns_wc_ent *ent;     /* ring, arrival order */
+    uint32_t size, head, count;
+    uint64_t pages;             /* pages of the entries held */
+    uint64_t last_done;         /* the newest entry's NAND time */
+    struct zns_wc_counters ctr;
+};
+
 struct zns {
     struct zns_config cfg;
     uint32_t nluns;
@@ -44,6 +63,21 @@ struct zns {
      * order they changed; nchanged counts them all */
     uint32_t changed[ZNS_CHANGED_ZONES_MAX];
     uint32_t nchanged;
+    struct zns_wcache wc;
 };
+
+/* zone.c: move a zone to a state, keeping the counts and lists right */
+void zns_set_state(struct zns *z, uint32_t id, enum zns_state ns);
+/* zone-wcache.c: a write of `pages` pages of zone id, blocks [start,
+ * end), programmed by nand_done, arriving at now: the time the host's
+ * command completes (the transfer, or room in a full cache) */
+uint64_t zns_wc_write(struct zns *z, uint32_t id, uint64_t start,
+                      uint64_t end, uint64_t pages, uint64_t now,
+                      uint64_t nand_done);
+/* the zone's cached writes are dropped (a reset, the zone offline) */
+void zns_wc_drop_zone(struct zns *z, uint32_t id);
+/* when the zone's cached writes are on NAND (now when none) */
+uint64_t zns_wc_zone_done(const struct zns *z, uint32_t id, uint64_t now);
+void zns_wc_free(struct zns *z);
 
 #endif /* HW_FEMU_FTL_ZONE_INT_H */

@@ -282,6 +282,49 @@ int64_t zns_state_section(struct zns *z, const uint8_t *p, uint64_t len,
  */
 int zns_state_restart(struct zns *z, char *err, size_t errlen);
 
+
+/*
+ * The zoned write cache (write_cache_mb > 0 in cfg.nand; off when 0, the
+ * default): writes to zones without a ZRWA complete once their data is
+ * in the cache, and reach NAND in the background in arrival order
+ * (hw/femu/ftl/zone-wcache.c).  A full cache makes a write wait for room.
+ * Finish waits for the zone's cached data; Reset (and a zone going
+ * Offline) drops it.
+ */
+struct zns_wc_counters {
+    uint64_t pages_cached;      /* pages host writes put into the cache */
+    uint64_t full_waits;        /* writes that waited for room */
+    uint64_t flushes;           /* Flush commands (zns_wcache_flush) */
+    uint64_t pages_dropped;     /* cached pages of zones reset or offline */
+    uint64_t pages_lost;        /* cached pages power cuts lost */
+};
+/* Cache size in NAND pages (0: no cache). */
+uint64_t zns_wcache_pages(const struct zns *z);
+bool zns_wcache_on(const struct zns *z);
+/* Volatile Write Cache on or off; off destages what it holds: the time
+ * that is done. */
+uint64_t zns_wcache_set(struct zns *z, bool on, uint64_t now);
+/* Flush: when everything cached by now is on NAND. */
+uint64_t zns_wcache_flush(struct zns *z, uint64_t now);
+/* When the zone's cached data is on NAND (FUA: the write just made). */
+uint64_t zns_wcache_zone_flush(struct zns *z, uint32_t zone, uint64_t now);
+/* Pages in the cache not on NAND by now. */
+uint64_t zns_wcache_dirty(struct zns *z, uint64_t now);
+/*
+ * Power cut at now: every cached write not on NAND is lost.  In each
+ * zone that lost data the write pointer (and the data's end) goes back
+ * to where its oldest lost write started, the durable point; lost() is
+ * told the blocks [from, to) that no longer hold data.  Such a zone is
+ * Closed afterwards (Empty when nothing in it is durable and it has no
+ * descriptor extension), as the controller's restart finds it; Read Only
+ * and Offline zones keep their state.  Returns the pages lost.
+ */
+uint64_t zns_wcache_power_cut(struct zns *z, uint64_t now,
+                              void (*lost)(void *opaque, uint32_t zone,
+                                           uint64_t from, uint64_t to),
+                              void *opaque);
+void zns_wcache_counters(const struct zns *z, struct zns_wc_counters *c);
+
 #ifdef __cplusplus
 }
 #endif
