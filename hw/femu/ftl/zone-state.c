@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zone-int.h"
+#include "ftl-int.h"
+#include "hw/femu/zns.h"
 
 static uint64_t rec_len(uint32_t ext_size)
 {

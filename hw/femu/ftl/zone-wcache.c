@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zone-int.h"
+#include "ftl-int.h"
+#include "hw/femu/zns.h"
 
 static struct zns_wc_ent *ent(const struct zns *z, uint32_t i)
 {

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zone-int.h"
+#include "ftl-int.h"
+#include "hw/femu/zns.h"
 
 #define ZNS_MIB (1024u * 1024u)
 
