@@ -68,8 +68,16 @@ static const FemuFeatures femu_features_default = {
 void femu_wcache_apply(FemuCtrl *n)
 {
     int64_t now = get_clock();
+    FemuNamespace *zns = femu_zns_ns(n);
     uint64_t done;
 
+    if (zns && zns->zns && zns_wcache_pages(zns->zns)) {
+        /* a zoned namespace's cache (hw/femu/ftl/zone-wcache.c) too */
+        femu_ftl_lock_main(n);
+        done = zns_wcache_set(zns->zns, n->feat.vwc, now);
+        qemu_mutex_unlock(&n->ftl_lock);
+        trace_femu_wcache_set(n->feat.vwc, done - now);
+    }
     if (!n->ftl || !ftl_wcache_pages(n->ftl)) {
         return;
     }

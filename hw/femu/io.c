@@ -760,8 +760,17 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
 static uint16_t femu_io_flush(FemuCtrl *n, FemuReq *req)
 {
     int64_t start = req->due_ns;
+    FemuNamespace *zns = femu_zns_ns(n);
     uint64_t done;
 
+    if (zns && zns->zns && zns_wcache_pages(zns->zns)) {
+        /* the zoned namespace's cache: the same Flush empties it */
+        femu_ftl_lock(n);
+        done = zns_wcache_flush(zns->zns, start);
+        qemu_mutex_unlock(&n->ftl_lock);
+        req->due_ns = MAX(req->due_ns, (int64_t)done);
+        trace_femu_wcache_flush(start, done - start);
+    }
     if (!n->ftl || !ftl_wcache_pages(n->ftl)) {
         return NVME_SUCCESS;
     }
@@ -773,7 +782,7 @@ static uint16_t femu_io_flush(FemuCtrl *n, FemuReq *req)
     if (done == FTL_TIME_ERROR) {
         return NVME_WRITE_FAULT;
     }
-    req->due_ns = done;
+    req->due_ns = MAX(req->due_ns, (int64_t)done);
     trace_femu_wcache_flush(start, done - start);
     return NVME_SUCCESS;
 }

@@ -121,6 +121,18 @@ static void femu_powercut_lost(void *opaque, uint32_t lpn)
     }
 }
 
+/* Blocks [from, to) of a zone the cut lost: they read zeroes again. */
+static void femu_powercut_zone_lost(void *opaque, uint32_t zone,
+                                    uint64_t from, uint64_t to)
+{
+    FemuCtrl *n = opaque;
+    FemuNamespace *ns = femu_zns_ns(n);
+
+    femu_store_discard(&ns->store, from << n->lba_shift,
+                       (to - from) << n->lba_shift);
+    trace_femu_power_cut_zone(zone, from, to);
+}
+
 /*
  * Cut the power (main loop or a poller; ftl_lock not held).  Returns
  * false if it was cut already.
@@ -132,17 +144,23 @@ bool femu_power_cut(FemuCtrl *n, const char *why, bool main_loop)
     if (qatomic_xchg(&n->powered_off, true)) {
         return false;
     }
+    if (main_loop) {
+        femu_ftl_lock_main(n);
+    } else {
+        femu_ftl_lock(n);
+    }
     if (n->ftl) {
-        if (main_loop) {
-            femu_ftl_lock_main(n);
-        } else {
-            femu_ftl_lock(n);
-        }
         lost = ftl_wcache_power_cut(n->ftl, get_clock(), femu_powercut_lost,
                                     n);
         femu_powercut_flushed(n);
-        qemu_mutex_unlock(&n->ftl_lock);
     }
+    if (femu_zns_ns(n) && femu_zns_ns(n)->zns) {
+        /* a zoned namespace's cache: each zone back to its durable
+         * write pointer, the data above it gone */
+        lost += zns_wcache_power_cut(femu_zns_ns(n)->zns, get_clock(),
+                                     femu_powercut_zone_lost, n);
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
     femu_ctrl_fatal(n);
     trace_femu_power_cut(why, lost);
     return true;

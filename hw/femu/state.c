@@ -17,6 +17,11 @@
  *         counters (FTL_STATE_NS_LEN bytes, include/hw/femu/ftl.h); a
  *         generation has one per namespace, the BlackBox ones' FTL is the
  *         one FTL section;
+ *   ZONE  (format 6) after a zoned namespace's NS section: its zone
+ *         table (states, write pointers, ZRWA, descriptor extensions and
+ *         the zone model's counters: include/hw/femu/zns.h), whole in
+ *         every generation; loading closes the zones that were open, as
+ *         a drive's shutdown does (zns_state_restart);
  *   END   the generation is complete.
  * So the file and the host memory after loading grow with the data the
  * host wrote, not with the namespace.  Pages that femu-sim wrote into a
@@ -84,7 +89,76 @@ struct femu_state_loader {
     FemuCtrl *n;
     uint64_t chunks;
     bool ns_seen;       /* an NS section: the file has several namespaces */
+    /* ZONE sections: per namespace, the generation of the last ones and
+     * the zones they held (the whole table, for a complete generation) */
+    uint32_t zone_gen[FTL_STATE_MAX_NS];
+    uint64_t zones[FTL_STATE_MAX_NS];
 };
+
+/*
+ * A ZONE section: the zone table of a zoned namespace of this device
+ * (its NS section came before it and was checked).
+ */
+static int femu_state_zone_section(struct femu_state_loader *l,
+                                   const uint8_t *p, uint64_t len,
+                                   uint32_t gen, char *err, size_t errlen)
+{
+    FemuCtrl *n = l->n;
+    uint32_t nsid = zns_state_nsid(p, len);
+    FemuNamespace *ns;
+    int64_t got;
+
+    if (nsid < 1 || nsid > n->nns || !n->ns[nsid - 1].zns) {
+        snprintf(err, errlen, "corrupted state file (ZONE section of %"
+                 PRIu64 " bytes for namespace %u, not a zoned one here)",
+                 len, nsid);
+        return -1;
+    }
+    ns = &n->ns[nsid - 1];
+    got = zns_state_section(ns->zns, p, len, ns->zd_ext,
+                            n->params.zns_zd_ext_size, err, errlen);
+    if (got < 0) {
+        return -1;
+    }
+    if (l->zone_gen[nsid - 1] != gen) {
+        l->zone_gen[nsid - 1] = gen;
+        l->zones[nsid - 1] = 0;
+    }
+    l->zones[nsid - 1] += got;
+    return 0;
+}
+
+/*
+ * After the file: each zoned namespace's table came whole in the last
+ * generation; the zones as a restart finds them.
+ */
+static bool femu_state_zones_done(struct femu_state_loader *l,
+                                  uint32_t last_gen, char *err,
+                                  size_t errlen)
+{
+    FemuCtrl *n = l->n;
+
+    for (uint32_t i = 0; i < n->nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+
+        if (!ns->zns) {
+            continue;
+        }
+        if (l->zone_gen[i] != last_gen ||
+            l->zones[i] != zns_nr_zones(ns->zns)) {
+            snprintf(err, errlen, "corrupted state file (namespace %u is "
+                     "zoned: its last generation holds %" PRIu64 " of its "
+                     "%u zones)", ns->nsid,
+                     l->zone_gen[i] == last_gen ? l->zones[i] : 0,
+                     zns_nr_zones(ns->zns));
+            return false;
+        }
+        if (zns_state_restart(ns->zns, err, errlen)) {
+            return false;
+        }
+    }
+    return true;
+}
 
 /* a DATA record of namespace nsid (1..nns: its NS section was checked) */
 static void femu_state_put_chunk(void *opaque, uint32_t nsid, uint64_t c,
@@ -180,6 +254,9 @@ static int femu_state_section(void *opaque, uint32_t tag, const uint8_t *p,
     if (tag == FTL_STATE_SEC_NS) {
         return femu_state_ns_section(l, p, len, err, errlen);
     }
+    if (tag == FTL_STATE_SEC_ZONE) {
+        return femu_state_zone_section(l, p, len, gen, err, errlen);
+    }
     if (tag != FTL_STATE_SEC_DEV) {
         /* another writer's section (femu-sim's): checked, not used */
         return 0;
@@ -233,6 +310,7 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
 {
     char err[512] = "";
     struct femu_state_loader l = { .n = n };
+    uint32_t zgen = UINT32_MAX;
     struct ftl_state_sink sink = {
         .opaque = &l,
         .nchunks = femu_state_nchunks(n),
@@ -246,6 +324,9 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
     FILE *f;
 
     n->state_gens = 0;
+    for (uint32_t i = 0; i < FTL_STATE_MAX_NS; i++) {
+        l.zone_gen[i] = zgen;
+    }
     f = fopen(n->params.state_path, "rb");
     if (!f) {
         if (errno != ENOENT) {
@@ -271,6 +352,11 @@ bool femu_state_load(FemuCtrl *n, Error **errp)
         error_setg(errp, "state=%s: configuration mismatch: namespaces is 1 "
                    "in the state file but %u here", n->params.state_path,
                    n->nns);
+        return false;
+    }
+    if (!femu_state_zones_done(&l, info.gens - 1, err, sizeof(err))) {
+        ftl_free(ftl);
+        error_setg(errp, "state=%s: %s", n->params.state_path, err);
         return false;
     }
     if (!l.ns_seen) {
@@ -461,6 +547,12 @@ static int femu_state_write_gen(FemuCtrl *n, FILE *f, uint32_t seq,
             stq_le_p(h + 56, qatomic_read(&ns->host_write_cmds));
             rc = ftl_state_write_section(f, FTL_STATE_SEC_NS, h, sizeof(h),
                                          err, errlen);
+        }
+        if (ns->zns && !rc) {
+            /* its zone table, whole in every generation */
+            rc = zns_state_write(ns->zns, ns->nsid, ns->zd_ext,
+                                 n->params.zns_zd_ext_size,
+                                 FEMU_STATE_DATA_MAX, f, err, errlen);
         }
         rc = rc ? rc : femu_state_save_data(ns, o, seq ? ns->store.dirty
                                                        : ns->store.written,
@@ -656,17 +748,6 @@ bool femu_state_realize(FemuCtrl *n, Error **errp)
         error_setg(errp, "state=%s: state files need femu_mode=1 (the "
                    "BlackBox SSD)", n->params.state_path);
         return false;
-    }
-    for (uint32_t i = 1; i < n->nns; i++) {
-        if (n->ns[i].mode->mode == FEMU_MODE_ZNS) {
-            /* as with femu_mode=3: zone states, write pointers and the
-             * zone FTL are not saved */
-            error_setg(errp, "state=%s: state files do not hold zoned "
-                       "namespaces (zone states and write pointers are not "
-                       "saved); namespace %u is znssd", n->params.state_path,
-                       n->ns[i].nsid);
-            return false;
-        }
     }
     return femu_state_lock(n, errp) && femu_state_load(n, errp);
 }

@@ -252,6 +252,12 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
         /* larger than ZASL */
         return NVME_INVALID_FIELD | NVME_DNR;
     }
+    if (n->params.power_cut_after &&
+        qatomic_fetch_inc(&n->pc_writes) == n->params.power_cut_after) {
+        /* this write never executes: the power goes first */
+        femu_power_cut(n, "power_cut_after", false);
+        return NVME_SUCCESS;
+    }
     femu_ftl_lock(n);
     r = zns_write_check(ns->zns, slba, nlb, append, &start);
     if (r) {
@@ -277,6 +283,12 @@ uint16_t femu_zns_write(FemuCtrl *n, FemuReq *req, bool append, bool zeroes)
     }
     req->due_ns = get_clock();
     r = zns_write(ns->zns, slba, nlb, append, req->due_ns, &alba, &done);
+    if (!r && (le16_to_cpu(rw->control) & NVME_RW_FUA)) {
+        /* Force Unit Access: the data on NAND, past the write cache */
+        done = MAX(done, zns_wcache_zone_flush(ns->zns,
+                                               start / zns_zone_blocks(ns->zns),
+                                               req->due_ns));
+    }
     qemu_mutex_unlock(&n->ftl_lock);
     if (r) {
         return femu_zns_status(r);   /* not reached: checked above */

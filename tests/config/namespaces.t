@@ -40,9 +40,17 @@ accept $S,namespaces=3,namespace_modes=bbssd,,bbssd,,nossd,namespace_sizes=64M,,
 accept $S,namespaces=3,namespace_modes=bbssd,,bbssd,,nossd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
 refuse '^state=.*: configuration mismatch: namespace_modes: namespace 2 is bbssd in the state file but nossd here$' \
     $S,namespaces=3,namespace_modes=bbssd,,nossd,,bbssd,namespace_sizes=64M,,64M,,64M,state=$cfg_tmp/ns3.femu
-# zone states and write pointers are not saved (as with femu_mode=3)
-refuse '^state=.*: state files do not hold zoned namespaces .*; namespace 2 is znssd$' \
-    femu,devsz_mb=8192,namespaces=2,namespace_modes=bbssd,,znssd,state=$cfg_tmp/z.femu
+# a zoned namespace beside a BlackBox one: its zone table is saved too
+# (tests/guest/femu-state-zoned.t); one made with other zone properties
+# is refused naming the property
+Z=femu,devsz_mb=8192,namespaces=2,namespace_modes=bbssd,,znssd
+rm -f $cfg_tmp/z.femu
+accept $Z,state=$cfg_tmp/z.femu
+accept $Z,state=$cfg_tmp/z.femu
+refuse '^state=.*: configuration mismatch: zns_zd_ext_size is 0 in the state file but 64 here$' \
+    $Z,zns_zd_ext_size=64,state=$cfg_tmp/z.femu
+refuse '^state=.*: configuration mismatch: zone_size_mb: zones of 8192 logical blocks in the state file but 16384 here$' \
+    $Z,zone_size_mb=8,state=$cfg_tmp/z.femu
 # an I/O trace records every BlackBox namespace (tests/guest/femu-trace.t)
 accept femu,namespaces=2,io_trace=$cfg_tmp/x.ftr
 # FDP: every namespace is in the one endurance group and shares its

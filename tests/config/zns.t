@@ -32,4 +32,8 @@ refuse '^zns_zrwa_size=4096: must be at most the zone capacity' $Z,zns_zrwa_size
 refuse '^zns_zd_ext_size=100: must be a multiple of 64' $Z,zns_zd_ext_size=100
 refuse '^zns_zd_ext_size=16384: must be a multiple of 64 up to 16320' $Z,zns_zd_ext_size=16384
 refuse 'femu_mode=1' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 $Z,subsys=fdp0
+# the zoned write cache (write_cache_mb, docs/write-cache.md): at most
+# the namespace (32 MiB here)
+accept $Z,write_cache_mb=4,vwc=1
+refuse '^write_cache_mb=64 exceeds the zoned namespace \(32 MiB\)' $Z,write_cache_mb=64,vwc=1
 finish

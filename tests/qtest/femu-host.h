@@ -164,6 +164,8 @@ void test_zns_mgmt(void);
 void test_zns_write_fault(void);
 void test_zns_changed(void);
 void test_zns_reset_all(void);
+void test_zns_wcache(void);
+void test_zns_wcache_cut_after(void);
 /* femu-ns-mgmt.c */
 void test_ns_mgmt(void);
 void test_zns_zrwa(void);

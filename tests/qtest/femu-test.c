@@ -66,6 +66,8 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/zns/write-fault", test_zns_write_fault);
     qtest_add_func("/femu/zns/changed", test_zns_changed);
     qtest_add_func("/femu/zns/reset-all", test_zns_reset_all);
+    qtest_add_func("/femu/zns/wcache", test_zns_wcache);
+    qtest_add_func("/femu/zns/wcache/cut-after", test_zns_wcache_cut_after);
     qtest_add_func("/femu/ns-mgmt", test_ns_mgmt);
     qtest_add_func("/femu/zns-zrwa", test_zns_zrwa);
     qtest_add_func("/femu/cmds/media", test_cmds_media);

@@ -727,3 +727,105 @@ void test_zns_zrwa(void)
     g_assert_cmphex(ext[0] | ext[127], ==, 0);
     zns_stop(c);
 }
+
+/*
+ * The zoned write cache (write_cache_mb with vwc=1) and power loss: NAND
+ * programs of 5 s make the cache's effect plain (on a loaded host too).  A write with FUA
+ * waits for NAND; one without completes at once (cached); 0xEF code 12
+ * cuts the power: each zone's
+ * write pointer goes back to its durable point and the blocks above read
+ * zeroes, the zone Closed (Empty when nothing in it is durable) after
+ * the reset that brings the power back.  (A reset zone's cached writes
+ * dropped: tests/unit/test-zns.c, wcache; here the reset would wait for
+ * the zone's 5 s programs.)
+ */
+void test_zns_wcache(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS ",write_cache_mb=1,vwc=1,"
+                         "pg_wr_lat=5000000000");
+    NvmeCmd cmd;
+    NvmeCqe cqe;
+    int64_t t;
+    uint64_t wp;
+
+    /* zone 0: 16 blocks (2 pages, one per LUN) with FUA: 5 s */
+    qtest_memset(c->qts, c->buf, 0x5a, 2 * PAGE);
+    cmd = mk(NVME_CMD_WRITE, 1, c->buf, c->buf + PAGE);
+    cmd.cdw12 = cpu_to_le32(15 | NVME_RW_FUA << 16);
+    t = g_get_monotonic_time();
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpint(g_get_monotonic_time() - t, >=, 4500000);
+    /* 8 more, no FUA: cached, done long before the program */
+    qtest_memset(c->qts, c->buf, 0x6b, PAGE);
+    t = g_get_monotonic_time();
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 16, 8, NULL), ==, NVME_SUCCESS);
+    /* zone 1: 8 blocks */
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, ZSZE, 8, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpint(g_get_monotonic_time() - t, <, 2500000);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_IMPLICITLY_OPEN);
+    g_assert_cmpuint(wp, ==, 24);
+    /* the power goes (the command never completes), before the
+     * programs of 5 s are done */
+    cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+    cmd.cdw10 = cpu_to_le32(12);
+    submit(c, 0, &cmd);
+    g_assert(wait_csts(c, NVME_CSTS_FAILED, NVME_CSTS_FAILED));
+    g_assert_cmpint(g_get_monotonic_time() - t, <, 4500000);
+    g_assert(!reap(c, 0, &cqe, 100000));
+    /* the power is back: a Controller Level Reset */
+    ctrl_enable(c);
+    setup_io(c, IOQ);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmpuint(wp, ==, 16);
+    g_assert(zread_is(c, 0, 0x5a));
+    g_assert(zread_is(c, 8, 0x5a));
+    g_assert(zread_is(c, 16, 0));
+    g_assert_cmpuint(zstate(c, 1, &wp), ==, NVME_ZONE_STATE_EMPTY);
+    g_assert_cmpuint(wp, ==, ZSZE);
+    g_assert(zread_is(c, ZSZE, 0));
+    /* the host goes on at the durable write pointer; a Flush waits */
+    qtest_memset(c->qts, c->buf, 0x7c, PAGE);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 24, 8, NULL), ==,
+                    NVME_ZONE_INVALID_WRITE);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 16, 8, NULL), ==, NVME_SUCCESS);
+    cmd = mk(NVME_CMD_FLUSH, 1, 0, 0);
+    t = g_get_monotonic_time();
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    g_assert_cmpint(g_get_monotonic_time() - t, >=, 3000000);
+    g_assert(zread_is(c, 16, 0x7c));
+    zns_stop(c);
+}
+
+/* power_cut_after=N: the write after the Nth never executes, the power
+ * goes first; the cached write before it is lost, the FUA one kept. */
+void test_zns_wcache_cut_after(void)
+{
+    Ctrl *c = ctrl_start(ZNS_OPTS ",write_cache_mb=1,vwc=1,"
+                         "pg_wr_lat=5000000000,power_cut_after=2");
+    NvmeCmd cmd;
+    int64_t t;
+    uint64_t wp;
+
+    qtest_memset(c->qts, c->buf, 0x21, PAGE);
+    cmd = mk(NVME_CMD_WRITE, 1, c->buf, 0);
+    cmd.cdw12 = cpu_to_le32(7 | NVME_RW_FUA << 16);
+    g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    qtest_memset(c->qts, c->buf, 0x22, PAGE);
+    t = g_get_monotonic_time();
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 8, 8, NULL), ==, NVME_SUCCESS);
+    qtest_memset(c->qts, c->buf, 0x23, PAGE);
+    cmd = mk(NVME_CMD_WRITE, 1, c->buf, 0);
+    cmd.cdw10 = cpu_to_le32(16);
+    cmd.cdw12 = cpu_to_le32(7);
+    submit(c, IOQ, &cmd);
+    g_assert(wait_csts(c, NVME_CSTS_FAILED, NVME_CSTS_FAILED));
+    g_assert_cmpint(g_get_monotonic_time() - t, <, 4500000);
+    ctrl_enable(c);
+    setup_io(c, IOQ);
+    g_assert_cmpuint(zstate(c, 0, &wp), ==, NVME_ZONE_STATE_CLOSED);
+    g_assert_cmpuint(wp, ==, 8);
+    g_assert(zread_is(c, 0, 0x21));
+    g_assert(zread_is(c, 8, 0));
+    g_assert(zread_is(c, 16, 0));
+    zns_stop(c);
+}

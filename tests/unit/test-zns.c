@@ -4,6 +4,7 @@
  * different LUN groups in parallel, a reset costs the zone's erases).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 #include "hw/femu/zns.h"
@@ -674,6 +675,350 @@ static void test_zrwa_timing(void)
     zns_free(z);
 }
 
+/* Read every ZONE section of f (from its start) into z; the zones they
+ * held, or -1 with the message in err. */
+static int64_t load_zone_sections(FILE *f, struct zns *z, uint8_t *ext,
+                                  uint32_t ext_size, char *err,
+                                  size_t errlen)
+{
+    static uint8_t buf[1 << 20];
+    uint32_t tag;
+    uint64_t len;
+    int64_t zones = 0;
+
+    rewind(f);
+    while (ftl_state_next_section(f, &tag, &len, err, errlen) == 1) {
+        int64_t got;
+
+        if (tag != FTL_STATE_SEC_ZONE || len > sizeof(buf) ||
+            ftl_state_read_payload(f, tag, len, buf, err, errlen)) {
+            return -1;
+        }
+        if (zns_state_nsid(buf, len) != 2) {
+            snprintf(err, errlen, "nsid %u", zns_state_nsid(buf, len));
+            return -1;
+        }
+        got = zns_state_section(z, buf, len, ext, ext_size, err, errlen);
+        if (got < 0) {
+            return -1;
+        }
+        zones += got;
+    }
+    return zones;
+}
+
+/*
+ * The zone table through a state file's ZONE sections: every state,
+ * write pointer, ZRWA, extension and counter comes back; open zones come
+ * back Closed (Empty when nothing was written), the resources recounted;
+ * the zones go on working from where they were; mismatches and damage
+ * are refused.
+ */
+static void test_state(void)
+{
+    struct zns_config c;
+    struct zns *z, *y;
+    struct zns_counters c1, c2;
+    enum { EXT = 64 };
+    uint8_t ext[16 * EXT], ext2[16 * EXT];
+    char err[256] = "";
+    uint64_t zs = 4096, cap = 4096, done, t = 1000000000ull;
+    FILE *f;
+
+    zcfg(&c);
+    c.zrwa_blocks = 64;
+    c.zrwafg_blocks = 16;
+    c.zrwa_num = 2;
+    c.max_open = 6;
+    c.max_active = 8;
+    z = mkz(&c);
+    memset(ext, 0, sizeof(ext));
+    /* 0 Full by writing; 1 Implicitly Opened at 100; 2 Explicitly Opened
+     * with nothing written; 3 Explicitly Opened with data; 4 Closed at
+     * 8; 5 a ZRWA with data above its write pointer; 6 an extension; 7
+     * Read Only; 8 Offline; 9 Full by Finish with 24 blocks written */
+    for (uint64_t b = 0; b < cap; b += 256) {
+        CHECK_EQ(wr(z, b, 256), ZNS_OK);
+    }
+    CHECK_EQ(wr(z, zs, 100), ZNS_OK);
+    CHECK_EQ(act(z, 2, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(act(z, 3, ZNS_ACT_OPEN), ZNS_OK);
+    CHECK_EQ(wr(z, 3 * zs, 40), ZNS_OK);
+    CHECK_EQ(wr(z, 4 * zs, 8), ZNS_OK);
+    CHECK_EQ(act(z, 4, ZNS_ACT_CLOSE), ZNS_OK);
+    CHECK_EQ(zns_zone_open_zrwa(z, 5), ZNS_OK);
+    CHECK_EQ(wr(z, 5 * zs, 48), ZNS_OK);
+    CHECK_EQ(zns_zrwa_commit(z, 5 * zs + 31, t, &done), ZNS_OK);
+    CHECK_EQ(zns_zone_set_zdext(z, 6), ZNS_OK);
+    memset(ext + 6 * EXT, 0xa5, EXT);
+    CHECK_EQ(wr(z, 7 * zs, 16), ZNS_OK);
+    CHECK(zns_zone_set_read_only(z, 7));
+    CHECK(zns_zone_set_offline(z, 8));
+    CHECK_EQ(wr(z, 9 * zs, 24), ZNS_OK);
+    CHECK_EQ(act(z, 9, ZNS_ACT_FINISH), ZNS_OK);
+    CHECK_EQ(st(z, 1), ZNS_IMPLICIT_OPEN);
+    CHECK_EQ(st(z, 5), ZNS_EXPLICIT_OPEN);
+    CHECK_EQ(wp(z, 5), 5 * zs + 32);
+    zns_get_counters(z, &c1);
+
+    /* sections of 3 zones at most: 6 of them */
+    f = tmpfile();
+    CHECK(f != NULL);
+    CHECK_EQ(zns_state_write(z, 2, ext, EXT, ZNS_STATE_HDR +
+                             3 * (ZNS_STATE_REC + EXT), f, err,
+                             sizeof(err)), 0);
+    y = mkz(&c);
+    memset(ext2, 0, sizeof(ext2));
+    CHECK_EQ(load_zone_sections(f, y, ext2, EXT, err, sizeof(err)), 16);
+    CHECK_EQ(zns_state_restart(y, err, sizeof(err)), 0);
+    /* as saved, the open zones closed */
+    CHECK_EQ(st(y, 0), ZNS_FULL);
+    CHECK_EQ(wp(y, 0), cap);
+    CHECK_EQ(st(y, 1), ZNS_CLOSED);
+    CHECK_EQ(wp(y, 1), zs + 100);
+    CHECK_EQ(st(y, 2), ZNS_EMPTY);
+    CHECK_EQ(st(y, 3), ZNS_CLOSED);
+    CHECK_EQ(wp(y, 3), 3 * zs + 40);
+    CHECK_EQ(st(y, 4), ZNS_CLOSED);
+    CHECK_EQ(wp(y, 4), 4 * zs + 8);
+    CHECK_EQ(st(y, 5), ZNS_CLOSED);
+    CHECK_EQ(wp(y, 5), 5 * zs + 32);
+    CHECK_EQ(st(y, 6), ZNS_CLOSED);
+    CHECK_EQ(st(y, 7), ZNS_READ_ONLY);
+    CHECK_EQ(wp(y, 7), 7 * zs + 16);
+    CHECK_EQ(st(y, 8), ZNS_OFFLINE);
+    CHECK_EQ(st(y, 9), ZNS_FULL);
+    CHECK_EQ(wp(y, 9), 9 * zs + cap);
+    for (uint32_t i = 10; i < 16; i++) {
+        CHECK_EQ(st(y, i), ZNS_EMPTY);
+        CHECK_EQ(wp(y, i), i * zs);
+    }
+    for (uint32_t i = 0; i < 16; i++) {
+        struct zns_zone_info a, b;
+
+        zns_zone_info(z, i, &a);
+        zns_zone_info(y, i, &b);
+        CHECK_EQ(a.zrwa, b.zrwa);
+        CHECK_EQ(a.zdev, b.zdev);
+    }
+    CHECK(memcmp(ext, ext2, sizeof(ext)) == 0);
+    zns_get_counters(y, &c2);
+    CHECK(memcmp(&c1, &c2, sizeof(c1)) == 0);
+    CHECK_EQ(zns_nr_open(y), 0);
+    CHECK_EQ(zns_nr_active(y), 5);      /* 1, 3, 4, 5, 6 */
+    CHECK_EQ(zns_nr_zrwa(y), 1);
+    /* they go on from there: the write pointers hold, the ZRWA takes
+     * writes in its window, a Full zone's data costs NAND reads */
+    CHECK_EQ(wr(y, zs + 99, 1), ZNS_ERR_INVALID_WRITE);
+    CHECK_EQ(wr(y, zs + 100, 28), ZNS_OK);
+    CHECK_EQ(st(y, 1), ZNS_IMPLICIT_OPEN);
+    CHECK_EQ(wr(y, 5 * zs + 40, 8), ZNS_OK);
+    CHECK_EQ(wr(y, 5 * zs + 16, 8), ZNS_ERR_INVALID_WRITE);
+    CHECK_EQ(zns_read(y, 0, 8, t, &done), ZNS_OK);
+    CHECK_EQ(done, t + RD);
+    CHECK_EQ(wr(y, 7 * zs + 16, 8), ZNS_ERR_READ_ONLY);
+    CHECK_EQ(act(y, 6, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(st(y, 6), ZNS_EMPTY);
+    zns_free(y);
+
+    /* fewer active zones allowed than the file holds */
+    c.max_open = 2;
+    c.max_active = 4;
+    y = mkz(&c);
+    CHECK_EQ(load_zone_sections(f, y, ext2, EXT, err, sizeof(err)), 16);
+    CHECK_EQ(zns_state_restart(y, err, sizeof(err)), -1);
+    CHECK_STR(err, "zns_max_active=4");
+    zns_free(y);
+    c.max_open = 6;
+    c.max_active = 8;
+    /* another extension size, another zone size */
+    y = mkz(&c);
+    CHECK_EQ(load_zone_sections(f, y, NULL, 0, err, sizeof(err)), -1);
+    CHECK_STR(err, "zns_zd_ext_size is 64 in the state file but 0");
+    zns_free(y);
+    c.zone_size_mb = 1;
+    y = mkz(&c);
+    CHECK_EQ(load_zone_sections(f, y, ext2, EXT, err, sizeof(err)), -1);
+    CHECK_STR(err, "zone_size_mb");
+    zns_free(y);
+    fclose(f);
+
+    /* a damaged record: a write pointer past its zone, an Empty zone
+     * with one; refused before any zone changes */
+    c.zone_size_mb = 2;
+    {
+        uint8_t sec[ZNS_STATE_HDR + 16 * ZNS_STATE_REC];
+        FILE *g = tmpfile();
+        uint32_t tag;
+        uint64_t len;
+
+        CHECK(g != NULL);
+        zns_free(z);
+        /* a model without ZRWA: zone 1 at 100 */
+        c.zrwa_blocks = 0;
+        c.zrwafg_blocks = 0;
+        c.zrwa_num = 0;
+        z = mkz(&c);
+        CHECK_EQ(wr(z, zs, 100), ZNS_OK);
+        CHECK_EQ(zns_state_write(z, 2, NULL, 0, sizeof(sec), g, err,
+                                 sizeof(err)), 0);
+        rewind(g);
+        CHECK_EQ(ftl_state_next_section(g, &tag, &len, err, sizeof(err)), 1);
+        CHECK_EQ(len, sizeof(sec));
+        CHECK_EQ(ftl_state_read_payload(g, tag, len, sec, err, sizeof(err)),
+                 0);
+        y = mkz(&c);
+        sec[ZNS_STATE_HDR + ZNS_STATE_REC + 8 + 1] = 0x20; /* wp + 8192 */
+        CHECK_EQ(zns_state_section(y, sec, len, NULL, 0, err, sizeof(err)),
+                 -1);
+        CHECK_STR(err, "zone 1: a write pointer outside its zone");
+        CHECK_EQ(st(y, 1), ZNS_EMPTY);
+        sec[ZNS_STATE_HDR + ZNS_STATE_REC + 8 + 1] = 0x10;
+        sec[ZNS_STATE_HDR + 2 * ZNS_STATE_REC + 8] = 1;   /* zone 2 */
+        CHECK_EQ(zns_state_section(y, sec, len, NULL, 0, err, sizeof(err)),
+                 -1);
+        CHECK_STR(err, "zone 2: an Empty zone with a write pointer");
+        sec[ZNS_STATE_HDR + 2 * ZNS_STATE_REC + 8] = 0;
+        CHECK_EQ(zns_state_section(y, sec, len, NULL, 0, err, sizeof(err)),
+                 16);
+        CHECK_EQ(zns_state_restart(y, err, sizeof(err)), 0);
+        CHECK_EQ(wp(y, 1), zs + 100);
+        CHECK_EQ(st(y, 1), ZNS_CLOSED);
+        zns_free(y);
+        fclose(g);
+    }
+    zns_free(z);
+}
+
+struct lost_rec {
+    uint32_t n;
+    uint32_t zone[8];
+    uint64_t from[8], to[8];
+};
+
+static void lost_cb(void *opaque, uint32_t zone, uint64_t from, uint64_t to)
+{
+    struct lost_rec *l = opaque;
+
+    if (l->n < 8) {
+        l->zone[l->n] = zone;
+        l->from[l->n] = from;
+        l->to[l->n] = to;
+    }
+    l->n++;
+}
+
+/*
+ * The zoned write cache: a write completes at its arrival and reaches
+ * NAND in order behind the older ones; a full cache waits; Flush, FUA
+ * and Finish wait for NAND; a reset zone's cached writes are dropped (a
+ * power cut leaves it Empty); a power cut rolls each zone's write
+ * pointer back to its durable point; turned off, writes wait again.
+ */
+static void test_wcache(void)
+{
+    struct zns_config c;
+    struct zns *z;
+    struct zns_wc_counters k;
+    struct lost_rec l = { 0 };
+    char err[256] = "";
+    uint64_t zs = 4096, t = 1000000000ull, done;
+
+    zcfg(&c);
+    c.nand.write_cache_mb = 64;
+    refused(&c, "write_cache_mb=64 exceeds the zoned namespace (32 MiB)");
+    c.nand.write_cache_mb = 1;      /* 256 pages of 4 KiB */
+    z = mkz(&c);
+    CHECK_EQ(zns_wcache_pages(z), 256);
+    CHECK(zns_wcache_on(z));
+    /* 64 blocks, 8 pages over the zone's 2 LUNs: done at the arrival,
+     * on NAND after 4 programs */
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_wcache_dirty(z, t), 8);
+    CHECK_EQ(zns_wcache_zone_flush(z, 0, t), t + 4 * WR);
+    CHECK_EQ(zns_wcache_zone_flush(z, 1, t), t);
+    CHECK_EQ(zns_wcache_flush(z, t), t + 4 * WR);
+    /* 256 more pages do not fit beside the 8: the write waits until the
+     * first is on NAND */
+    CHECK_EQ(zns_write(z, zs, 2048, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    zns_wcache_counters(z, &k);
+    CHECK_EQ(k.full_waits, 1);
+    CHECK_EQ(k.pages_cached, 264);
+    /* all on NAND later: nothing left to lose */
+    t += 1000 * WR;
+    CHECK_EQ(zns_wcache_dirty(z, t), 0);
+    CHECK_EQ(zns_wcache_flush(z, t), t);
+    CHECK_EQ(zns_wcache_power_cut(z, t, lost_cb, &l), 0);
+    CHECK_EQ(l.n, 0);
+    CHECK_EQ(wp(z, 0), 64);
+
+    /* zone 0 gets 64 more blocks, zone 1 64 at its write pointer, zone 2
+     * 64 then a reset, zone 3 64 then a Finish (which waits for them) */
+    CHECK_EQ(zns_write(z, 64, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    CHECK_EQ(zns_write(z, zs + 2048, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(zns_write(z, 2 * zs, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(act(z, 2, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(zns_write(z, 3 * zs, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(zns_zone_action(z, 3, false, ZNS_ACT_FINISH, t, &done), ZNS_OK);
+    CHECK(done > t);
+    CHECK_EQ(done, zns_wcache_zone_flush(z, 3, t));
+    CHECK_EQ(st(z, 3), ZNS_FULL);
+    zns_wcache_counters(z, &k);
+    CHECK_EQ(k.pages_dropped, 8);
+    /* the power goes at once: every write since t is lost */
+    CHECK_EQ(zns_wcache_power_cut(z, t, lost_cb, &l), 24);
+    CHECK_EQ(l.n, 3);
+    CHECK_EQ(l.zone[0], 0);
+    CHECK_EQ(l.from[0], 64);
+    CHECK_EQ(l.to[0], 128);
+    CHECK_EQ(l.zone[1], 1);
+    CHECK_EQ(l.from[1], zs + 2048);
+    CHECK_EQ(l.to[1], zs + 2112);
+    CHECK_EQ(l.zone[2], 3);
+    CHECK_EQ(l.from[2], 3 * zs);
+    CHECK_EQ(wp(z, 0), 64);
+    CHECK_EQ(st(z, 0), ZNS_CLOSED);
+    CHECK_EQ(wp(z, 1), zs + 2048);
+    CHECK_EQ(st(z, 1), ZNS_CLOSED);
+    /* the reset zone got nothing back */
+    CHECK_EQ(wp(z, 2), 2 * zs);
+    CHECK_EQ(st(z, 2), ZNS_EMPTY);
+    /* the Finish did not complete: nothing of zone 3 is durable */
+    CHECK_EQ(wp(z, 3), 3 * zs);
+    CHECK_EQ(st(z, 3), ZNS_EMPTY);
+    CHECK_EQ(zns_nr_open(z), 0);
+    CHECK_EQ(zns_nr_active(z), 2);
+    /* the host goes on from the durable write pointers */
+    CHECK_EQ(wr(z, 128, 8), ZNS_ERR_INVALID_WRITE);
+    CHECK_EQ(zns_write(z, 64, 64, false, t, NULL, &done), ZNS_OK);
+    /* turned off: the cache destages, writes wait for NAND again */
+    done = zns_wcache_set(z, false, t);
+    CHECK(done > t);
+    CHECK(!zns_wcache_on(z));
+    t += 1000 * WR;
+    CHECK_EQ(zns_write(z, 128, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    CHECK_EQ(zns_wcache_set(z, true, t), t);
+    CHECK_EQ(zns_write(z, 192, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t);
+    (void)err;
+    zns_free(z);
+
+    /* write_cache_mb=0 (the default): no cache, nothing changes */
+    zcfg(&c);
+    z = mkz(&c);
+    CHECK_EQ(zns_wcache_pages(z), 0);
+    CHECK(!zns_wcache_on(z));
+    CHECK_EQ(zns_wcache_set(z, true, t), t);
+    CHECK(!zns_wcache_on(z));
+    CHECK_EQ(zns_write(z, 0, 64, false, t, NULL, &done), ZNS_OK);
+    CHECK_EQ(done, t + 4 * WR);
+    zns_free(z);
+}
+
 int main(void)
 {
     RUN(test_config);
@@ -685,5 +1030,7 @@ int main(void)
     RUN(test_zrwa);
     RUN(test_zdext);
     RUN(test_zrwa_timing);
+    RUN(test_state);
+    RUN(test_wcache);
     return test_done("ftl-zns");
 }

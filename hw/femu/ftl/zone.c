@@ -13,40 +13,6 @@
 #include "ftl-int.h"
 #include "hw/femu/zns.h"
 
-struct zns_zone {
-    uint64_t wp;          /* next logical block to write */
-    uint64_t dend;        /* end of the written data (a finish moves the
-                           * write pointer, not the data) */
-    uint32_t iprev, inext; /* implicitly opened zones, oldest first */
-    uint8_t state;        /* enum zns_state */
-    uint8_t programmed;   /* a page was programmed since the last erase */
-    uint8_t changed;      /* on the changed zone list */
-    uint8_t zrwa;         /* a Zone Random Write Area is allocated */
-    uint8_t zdev;         /* a zone descriptor extension is set */
-    uint64_t prog;        /* ZRWA: zone pages programmed so far (the
-                           * rest of the written data is in the buffer) */
-};
-
-struct zns {
-    struct zns_config cfg;
-    uint32_t nluns;
-    uint32_t ngroups;           /* LUN groups of zone_luns LUNs */
-    uint32_t blks_per_zone_pl;  /* erase blocks per plane per LUN */
-    uint32_t blocks_per_page;   /* logical blocks per NAND page */
-    uint64_t zone_blocks, zone_cap;
-    uint32_t nzones;
-    struct zns_zone *zone;
-    uint32_t nr_open, nr_active;
-    uint32_t nr_zrwa;           /* zones holding a ZRWA */
-    uint32_t ihead, itail;      /* implicitly opened list */
-    struct ftl_timing tm;
-    struct zns_counters ctr;
-    /* changed zone list: the first ZNS_CHANGED_ZONES_MAX zones in the
-     * order they changed; nchanged counts them all */
-    uint32_t changed[ZNS_CHANGED_ZONES_MAX];
-    uint32_t nchanged;
-};
-
 #define ZNS_MIB (1024u * 1024u)
 
 void zns_config_default(struct zns_config *cfg)
@@ -151,6 +117,15 @@ int zns_config_validate(const struct zns_config *cfg, char *err,
                  cap / c->secsz);
         return -1;
     }
+    if ((uint64_t)c->write_cache_mb * ZNS_MIB >
+        zbytes * (nluns / cfg->zone_luns) *
+        (c->blks_per_pl / k)) {
+        snprintf(err, errlen, "write_cache_mb=%u exceeds the zoned namespace "
+                 "(%" PRIu64 " MiB)", c->write_cache_mb,
+                 zbytes * (nluns / cfg->zone_luns) * (c->blks_per_pl / k) /
+                 ZNS_MIB);
+        return -1;
+    }
     if (cfg->max_open == 0 && cfg->max_active) {
         snprintf(err, errlen, "max_open=0 (no limit) needs max_active=0 "
                  "too: open zones are active");
@@ -195,6 +170,10 @@ struct zns *zns_new(const struct zns_config *cfg, char *err, size_t errlen)
         z->zone[i].iprev = z->zone[i].inext = FTL_NONE;
     }
     z->ihead = z->itail = FTL_NONE;
+    /* the write cache: whole NAND pages */
+    z->wc.cap_pages = (uint64_t)cfg->nand.write_cache_mb * ZNS_MIB /
+                      ((uint64_t)cfg->nand.secs_per_pg * 512u);
+    z->wc.on = z->wc.cap_pages != 0;
     return z;
 }
 
@@ -204,6 +183,7 @@ void zns_free(struct zns *z)
         return;
     }
     ftl_timing_release(&z->tm);
+    zns_wc_free(z);
     free(z->zone);
     free(z);
 }
@@ -319,7 +299,7 @@ static bool is_active(uint8_t s)
 
 /* Move zone id to state ns, keeping the open/active counts and the
  * implicitly opened list right. */
-static void set_state(struct zns *z, uint32_t id, enum zns_state ns)
+void zns_set_state(struct zns *z, uint32_t id, enum zns_state ns)
 {
     struct zns_zone *zn = &z->zone[id];
     uint8_t os = zn->state;
@@ -360,7 +340,7 @@ static enum zns_result take_resources(struct zns *z, uint32_t act,
         if (z->ihead == FTL_NONE) {
             return ZNS_ERR_TOO_MANY_OPEN;
         }
-        set_state(z, z->ihead, ZNS_CLOSED);
+        zns_set_state(z, z->ihead, ZNS_CLOSED);
     }
     return ZNS_OK;
 }
@@ -497,7 +477,7 @@ static uint64_t zrwa_commit_to(struct zns *z, uint32_t id, uint64_t wp,
                      (wp - zslba(z, id)) / bpp, now);
     zn->wp = wp;
     if (wp == cend) {
-        set_state(z, id, ZNS_FULL);
+        zns_set_state(z, id, ZNS_FULL);
     }
     return t;
 }
@@ -523,7 +503,7 @@ enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
         return r;
     }
     if (zn->state == ZNS_EMPTY || zn->state == ZNS_CLOSED) {
-        set_state(z, id, ZNS_IMPLICIT_OPEN);
+        zns_set_state(z, id, ZNS_IMPLICIT_OPEN);
     }
     first = (start - zslba(z, id)) / z->blocks_per_page;
     last = (end - 1 - zslba(z, id)) / z->blocks_per_page;
@@ -550,12 +530,16 @@ enum zns_result zns_write(struct zns *z, uint64_t slba, uint32_t nlb,
         t = ftl_max64(t, ftl_nand_prog(&z->tm, zns_page_lun(z, id, p),
                                        zns_page_pg(z, p), now));
     }
+    if (z->wc.on) {
+        /* the host's command completes once the data is in the cache */
+        t = zns_wc_write(z, id, start, end, last - first + 1, now, t);
+    }
     z->ctr.host_pages_written += last - first + 1;
     z->ctr.host_pages_programmed += last - first + 1;
     zn->programmed = 1;
     zn->wp = zn->dend = end;
     if (end == zslba(z, id) + z->zone_cap) {
-        set_state(z, id, ZNS_FULL);
+        zns_set_state(z, id, ZNS_FULL);
     }
     if (alba) {
         *alba = start;
@@ -639,7 +623,7 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
             if (r) {
                 return r;
             }
-            set_state(z, id, ZNS_EXPLICIT_OPEN);
+            zns_set_state(z, id, ZNS_EXPLICIT_OPEN);
             return ZNS_OK;
         case ZNS_EXPLICIT_OPEN:
             return ZNS_OK;
@@ -652,7 +636,7 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         case ZNS_EXPLICIT_OPEN:
             /* an open zone with nothing written goes back to Empty
              * (one with a ZRWA or a descriptor extension stays Closed) */
-            set_state(z, id, zn->wp == zslba(z, id) && !zn->zrwa &&
+            zns_set_state(z, id, zn->wp == zslba(z, id) && !zn->zrwa &&
                              !zn->zdev ? ZNS_EMPTY : ZNS_CLOSED);
             return ZNS_OK;
         case ZNS_CLOSED:
@@ -679,8 +663,10 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
                 *done = ftl_max64(*done, zrwa_program(z, id,
                         (zn->dend - zslba(z, id) + bpp - 1) / bpp, now));
             }
+            /* the zone's cached data goes to NAND first */
+            *done = ftl_max64(*done, zns_wc_zone_done(z, id, now));
             zn->wp = zslba(z, id) + z->zone_cap;
-            set_state(z, id, ZNS_FULL);
+            zns_set_state(z, id, ZNS_FULL);
             return ZNS_OK;
         case ZNS_FULL:
             return ZNS_OK;
@@ -693,6 +679,8 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         case ZNS_EXPLICIT_OPEN:
         case ZNS_CLOSED:
         case ZNS_FULL:
+            /* what the cache still holds of the zone never reaches it */
+            zns_wc_drop_zone(z, id);
             if (zn->programmed) {
                 *done = ftl_max64(*done, erase_zone(z, id, now));
                 zn->programmed = 0;
@@ -700,7 +688,7 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
             zn->wp = zn->dend = zslba(z, id);
             zn->zdev = 0;
             zn->prog = 0;
-            set_state(z, id, ZNS_EMPTY);
+            zns_set_state(z, id, ZNS_EMPTY);
             return ZNS_OK;
         case ZNS_EMPTY:
             return ZNS_OK;
@@ -709,7 +697,7 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         }
     case ZNS_ACT_OFFLINE:
         if (s == ZNS_READ_ONLY) {
-            set_state(z, id, ZNS_OFFLINE);
+            zns_set_state(z, id, ZNS_OFFLINE);
             return ZNS_OK;
         }
         return s == ZNS_OFFLINE ? ZNS_OK : ZNS_ERR_INVALID_TRANSITION;
@@ -849,7 +837,7 @@ enum zns_result zns_zrwa_commit(struct zns *z, uint64_t elba, uint64_t now,
         if (r) {
             return r;
         }
-        set_state(z, id, ZNS_IMPLICIT_OPEN);
+        zns_set_state(z, id, ZNS_IMPLICIT_OPEN);
     }
     *done = zrwa_commit_to(z, id, elba + 1, now);
     return ZNS_OK;
@@ -874,7 +862,7 @@ enum zns_result zns_zone_set_zdext(struct zns *z, uint32_t zone)
     if (r) {
         return r;
     }
-    set_state(z, zone, ZNS_CLOSED);
+    zns_set_state(z, zone, ZNS_CLOSED);
     z->zone[zone].zdev = 1;
     return ZNS_OK;
 }
@@ -887,7 +875,7 @@ static bool zone_changed(struct zns *z, uint32_t zone, enum zns_state ns)
     if (zn->state == ns) {
         return false;
     }
-    set_state(z, zone, ns);
+    zns_set_state(z, zone, ns);
     if (zn->changed) {
         return true;        /* listed already: the host has not read it */
     }
@@ -909,6 +897,7 @@ bool zns_zone_set_read_only(struct zns *z, uint32_t zone)
 
 bool zns_zone_set_offline(struct zns *z, uint32_t zone)
 {
+    zns_wc_drop_zone(z, zone);
     return zone_changed(z, zone, ZNS_OFFLINE);
 }
 

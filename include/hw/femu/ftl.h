@@ -535,8 +535,11 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * files of versions 1 and 2 (the base alone, an empty END) still load.
  * 4: erase counts and retired lines follow the mapping table; files of
  * versions 1 to 3 still load, with every erase count 0 and no line
- * retired */
-#define FTL_STATE_VERSION 5
+ * retired
+ * 6: ZONE sections carry a zoned namespace's zone table (zone states,
+ * write pointers, ZRWA and descriptor extensions); files of versions 1
+ * to 5 (which never hold a zoned namespace) still load */
+#define FTL_STATE_VERSION 6
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)
@@ -547,6 +550,8 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
 #define FTL_STATE_SEC_TRIM FTL_STATE_TAG('T', 'R', 'I', 'M')
 /* format 5: the namespace the DATA and TRIM sections after it belong to */
 #define FTL_STATE_SEC_NS   FTL_STATE_TAG('N', 'S', ' ', ' ')
+/* format 6: a zoned namespace's zone table (include/hw/femu/zns.h) */
+#define FTL_STATE_SEC_ZONE FTL_STATE_TAG('Z', 'O', 'N', 'E')
 
 /*
  * A loaded LUN or channel may be busy at most this long after the clock
@@ -629,9 +634,10 @@ int ftl_state_skip_payload(FILE *f, uint32_t tag, uint64_t len, char *err,
  * namespaces (nsid..FTL_STATE_MAX_NS), u64 chunks of the namespace (its
  * DATA and TRIM records stay below; namespace 1's below the sink's
  * nchunks), then the writer's: the device's FTL_STATE_NS_LEN bytes go on
- * with u32 mode (1 BlackBox, 2 NoSSD), u32 0, u64 first logical block
- * in the FTL (BlackBox), the namespace's SMART bytes read, written, read
- * and write commands (4 x u64).  The sink's section() sees it first.
+ * with u32 mode (1 BlackBox, 2 NoSSD, 3 zoned), u32 0, u64 first
+ * logical block in the FTL (BlackBox), the namespace's SMART bytes read,
+ * written, read and write commands (4 x u64).  The sink's section() sees
+ * it first.  A zoned namespace's ZONE sections follow its NS section.
  */
 #define FTL_STATE_NS_MIN      16u
 #define FTL_STATE_NS_LEN      64u

@@ -20,6 +20,8 @@
 #ifndef HW_FEMU_ZNS_H
 #define HW_FEMU_ZNS_H
 
+#include <stdio.h>
+
 #include "hw/femu/ftl.h"
 
 #ifdef __cplusplus
@@ -226,6 +228,102 @@ void zns_reset_counters(struct zns *z);
 uint32_t zns_waf_x1000(const struct zns *z);
 /* Run-time controls (admin opcode 0xEF codes 3 and 4). */
 void zns_set_delay_mode(struct zns *z, enum ftl_delay_mode mode);
+
+
+/*
+ * State files (docs/state.md): the zone table of a zoned namespace as
+ * ZONE sections of a state file's generation (format 6), after the
+ * namespace's NS section; every generation holds the whole table, so
+ * the last complete one describes the zones (the host data goes in the
+ * namespace's DATA and TRIM sections, as for any namespace).  Payload:
+ *   u32 nsid, u32 zones of the namespace, u64 zone size and u64 zone
+ *   capacity (logical blocks), u32 first zone, u32 count, u32 extension
+ *   bytes per zone (zns_zd_ext_size), u32 0, the five counters of
+ *   struct zns_counters (u64 each), then count records of
+ *   ZNS_STATE_REC + extension bytes: u8 zone state, u8 flags
+ *   (ZNS_STATE_F_*), u16 0, u32 0, u64 write pointer, u64 end of the
+ *   written data, u64 zone pages programmed (ZRWA), the extension.
+ * The changed zone list is not kept (a restart clears it, as the host's
+ * reads of it would).
+ */
+#define ZNS_STATE_HDR 80u
+#define ZNS_STATE_REC 32u
+#define ZNS_STATE_F_PROGRAMMED 0x1  /* a page programmed since the erase */
+#define ZNS_STATE_F_ZRWA       0x2  /* a ZRWA is allocated */
+#define ZNS_STATE_F_ZDEV       0x4  /* a descriptor extension is set */
+/*
+ * Write z's ZONE sections (tag FTL_STATE_SEC_ZONE) to f, at most max
+ * bytes each; ext: ext_size bytes per zone (NULL when ext_size is 0).
+ * 0, or -1 with a message.
+ */
+int zns_state_write(const struct zns *z, uint32_t nsid, const uint8_t *ext,
+                    uint32_t ext_size, uint64_t max, FILE *f, char *err,
+                    size_t errlen);
+/* The nsid of a ZONE section's payload (0 when too short). */
+uint32_t zns_state_nsid(const uint8_t *p, uint64_t len);
+/*
+ * Take one ZONE section into z (and its extensions into ext): the zone
+ * count, size, capacity and extension size must be z's (else a one-line
+ * "configuration mismatch" naming the property), every record one the
+ * model can hold.  The zones keep the saved states until
+ * zns_state_restart().  Returns the zones it held, or -1 with a message.
+ */
+int64_t zns_state_section(struct zns *z, const uint8_t *p, uint64_t len,
+                          uint8_t *ext, uint32_t ext_size, char *err,
+                          size_t errlen);
+/*
+ * After the last section: the zones as a drive finds them after a clean
+ * shutdown.  Implicitly and Explicitly Opened zones become Closed (an
+ * open zone with nothing written, no ZRWA and no extension becomes
+ * Empty, as a Close would make it); the open, active and ZRWA counts are
+ * recounted and must fit the limits (else a one-line message naming
+ * zns_max_active or zns_zrwa_num); the changed zone list is empty.
+ * 0, or -1.
+ */
+int zns_state_restart(struct zns *z, char *err, size_t errlen);
+
+
+/*
+ * The zoned write cache (write_cache_mb > 0 in cfg.nand; off when 0, the
+ * default): writes to zones without a ZRWA complete once their data is
+ * in the cache, and reach NAND in the background in arrival order
+ * (hw/femu/ftl/zone-wcache.c).  A full cache makes a write wait for room.
+ * Finish waits for the zone's cached data; Reset (and a zone going
+ * Offline) drops it.
+ */
+struct zns_wc_counters {
+    uint64_t pages_cached;      /* pages host writes put into the cache */
+    uint64_t full_waits;        /* writes that waited for room */
+    uint64_t flushes;           /* Flush commands (zns_wcache_flush) */
+    uint64_t pages_dropped;     /* cached pages of zones reset or offline */
+    uint64_t pages_lost;        /* cached pages power cuts lost */
+};
+/* Cache size in NAND pages (0: no cache). */
+uint64_t zns_wcache_pages(const struct zns *z);
+bool zns_wcache_on(const struct zns *z);
+/* Volatile Write Cache on or off; off destages what it holds: the time
+ * that is done. */
+uint64_t zns_wcache_set(struct zns *z, bool on, uint64_t now);
+/* Flush: when everything cached by now is on NAND. */
+uint64_t zns_wcache_flush(struct zns *z, uint64_t now);
+/* When the zone's cached data is on NAND (FUA: the write just made). */
+uint64_t zns_wcache_zone_flush(struct zns *z, uint32_t zone, uint64_t now);
+/* Pages in the cache not on NAND by now. */
+uint64_t zns_wcache_dirty(struct zns *z, uint64_t now);
+/*
+ * Power cut at now: every cached write not on NAND is lost.  In each
+ * zone that lost data the write pointer (and the data's end) goes back
+ * to where its oldest lost write started, the durable point; lost() is
+ * told the blocks [from, to) that no longer hold data.  Such a zone is
+ * Closed afterwards (Empty when nothing in it is durable and it has no
+ * descriptor extension), as the controller's restart finds it; Read Only
+ * and Offline zones keep their state.  Returns the pages lost.
+ */
+uint64_t zns_wcache_power_cut(struct zns *z, uint64_t now,
+                              void (*lost)(void *opaque, uint32_t zone,
+                                           uint64_t from, uint64_t to),
+                              void *opaque);
+void zns_wcache_counters(const struct zns *z, struct zns_wc_counters *c);
 
 #ifdef __cplusplus
 }

@@ -59,7 +59,8 @@ static void zusage(FILE *f)
 "Zoned namespace (the femu device's femu_mode=3).  Properties as on\n"
 "  -device femu,...: nchs luns_per_ch pls_per_lun blks_per_pl pgs_per_blk\n"
 "  secsz secs_per_pg pg_rd_lat pg_wr_lat blk_er_lat ch_xfer_lat zone_luns\n"
-"  zone_size_mb zone_cap_mb max_open max_active; delay=configured|builtin|off\n"
+"  zone_size_mb zone_cap_mb max_open max_active write_cache_mb;\n"
+"  delay=configured|builtin|off\n"
 "  (0xEF codes 3/4).  GC and sizing properties are accepted and unused.\n"
 "\n"
 "--phase NAME:KIND[,KEY=VAL...]  KIND: zwrite (writes at the write\n"
@@ -439,7 +440,15 @@ static void zprint_human(const struct zns *z, const struct zopts *o,
            " gc_pages_moved=0 host_pages_programmed=%" PRIu64
            " zone_resets=%" PRIu64 " blocks_erased=%" PRIu64 "\n",
            zns_waf_x1000(z), t.host_pages_written, t.host_pages_programmed,
-           t.zone_resets, t.blocks_erased);
+           t.zone_resets, t.blocks_erased);    if (zns_wcache_pages(z)) {
+        struct zns_wc_counters w;
+
+        zns_wcache_counters(z, &w);
+        printf("write cache: write_cache_mb=%u (%" PRIu64 " pages): "
+               "pages_cached=%" PRIu64 " full_waits=%" PRIu64 "\n",
+               c->write_cache_mb, zns_wcache_pages(z), w.pages_cached,
+               w.full_waits);
+    }
 }
 
 static void zprint_json(const struct zns *z, const struct zopts *o,
