@@ -674,6 +674,62 @@ static void test_zrwa_timing(void)
     zns_free(z);
 }
 
+/*
+ * Wear: a reset of a written zone erases its blocks once; with
+ * pe_cycles=2 the third reset of a zone finds it worn out and takes it
+ * Offline (listed as changed), and the figures follow.
+ */
+static void test_wear(void)
+{
+    struct zns_config c;
+    struct ftl_wear_info w;
+    uint32_t ids[ZNS_CHANGED_ZONES_MAX];
+    struct zns *z;
+    uint64_t zb;
+
+    zcfg(&c);
+    c.nand.pe_cycles = 2;
+    z = mkz(&c);
+    zb = zns_zone_blocks(z);
+    zns_get_wear(z, &w);
+    CHECK_EQ(w.pct_used, 0);
+    CHECK_EQ(w.spare_pcent, 100);
+    /* an empty zone's reset erases nothing */
+    CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(zns_zone_erases(z, 0), 0);
+    for (int round = 1; round <= 2; round++) {
+        CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+        CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+        CHECK_EQ(zns_zone_erases(z, 0), (uint32_t)round);
+        CHECK_EQ(st(z, 0), ZNS_EMPTY);
+    }
+    CHECK_EQ(wr(z, zb, 8), ZNS_OK);
+    CHECK_EQ(act(z, 1, ZNS_ACT_RESET), ZNS_OK);
+    zns_get_wear(z, &w);
+    CHECK_EQ(w.erase_min, 0);
+    CHECK_EQ(w.erase_max, 2);
+    /* 3 erases over 16 zones of 2 cycles: 9% */
+    CHECK_EQ(w.pct_used, 3 * 100 / (16 * 2));
+    CHECK_EQ(w.retired_lines, 0);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 0);
+    /* the third erase of zone 0 fails: Offline, its blocks grown bad */
+    CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+    CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_OFFLINE);
+    CHECK_EQ(zns_zone_erases(z, 0), 2);
+    CHECK_EQ(zns_worn_zones(z), 1);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 1);
+    CHECK_EQ(ids[0], 0);
+    CHECK_EQ(wr(z, 0, 8), ZNS_ERR_OFFLINE);
+    zns_get_wear(z, &w);
+    CHECK_EQ(w.retired_lines, 1);
+    /* every block of the 2 MiB zone: 8 of 256 KiB */
+    CHECK_EQ(w.grown_bad_blocks, 8);
+    CHECK_EQ(w.spare_pcent, 15 * 100 / 16);
+    CHECK_EQ(w.read_only, false);
+    zns_free(z);
+}
+
 int main(void)
 {
     RUN(test_config);
@@ -685,5 +741,6 @@ int main(void)
     RUN(test_zrwa);
     RUN(test_zdext);
     RUN(test_zrwa_timing);
+    RUN(test_wear);
     return test_done("ftl-zns");
 }

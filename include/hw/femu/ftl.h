@@ -471,6 +471,8 @@ uint32_t ftl_line_erases(const struct ftl *ftl, uint32_t id);
 /* True once more lines were retired than the spare holds: every write
  * fails (FTL_TIME_ERROR) and the device reports read-only media. */
 bool ftl_read_only(const struct ftl *ftl);
+/* Lines retired so far, factory and grown (cheap: no scan). */
+uint32_t ftl_retired_lines(const struct ftl *ftl);
 /* The spare of cfg in lines (see ftl_wear_info); cfg is valid. */
 uint32_t ftl_cfg_spare_lines(const struct ftl_config *cfg);
 
@@ -517,8 +519,10 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * files of versions 1 and 2 (the base alone, an empty END) still load.
  * 4: erase counts and retired lines follow the mapping table; files of
  * versions 1 to 3 still load, with every erase count 0 and no line
- * retired */
-#define FTL_STATE_VERSION 5
+ * retired
+ * 6: the device's UNC sections (Write Uncorrectable blocks); files of
+ * versions 1 to 5 still load, with no block uncorrectable */
+#define FTL_STATE_VERSION 6
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)
@@ -529,6 +533,8 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
 #define FTL_STATE_SEC_TRIM FTL_STATE_TAG('T', 'R', 'I', 'M')
 /* format 5: the namespace the DATA and TRIM sections after it belong to */
 #define FTL_STATE_SEC_NS   FTL_STATE_TAG('N', 'S', ' ', ' ')
+/* format 6: a namespace's Write Uncorrectable blocks (the device's) */
+#define FTL_STATE_SEC_UNC  FTL_STATE_TAG('U', 'N', 'C', ' ')
 
 /*
  * A loaded LUN or channel may be busy at most this long after the clock

@@ -220,6 +220,12 @@ void zns_changed_clear(struct zns *z);
  */
 void zns_changed_consume(struct zns *z, uint32_t first, uint32_t count);
 
+/* Wear (as ftl_get_wear): a zone's blocks are erased together at its
+ * reset; one erased pe_cycles times goes Offline at its next reset (worn
+ * out).  No spare: Available Spare is the share of zones not worn out. */
+void zns_get_wear(const struct zns *z, struct ftl_wear_info *w);
+uint32_t zns_worn_zones(const struct zns *z);
+uint32_t zns_zone_erases(const struct zns *z, uint32_t zone);
 void zns_get_counters(const struct zns *z, struct zns_counters *c);
 void zns_reset_counters(struct zns *z);
 /* WAF x 1000 as log page C0h reports it: 1000 when nothing was written. */
