@@ -172,5 +172,6 @@ void test_zns_zrwa(void);
 /* femu-wear.c */
 void test_wear_events(void);
 void test_wear_events_aec(void);
+void test_wear_zoned(void);
 
 #endif

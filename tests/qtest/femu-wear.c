@@ -52,17 +52,24 @@ static bool aer_wait(Ctrl *c, uint64_t want, int ms)
     }
 }
 
-/* SMART / Health's Critical Warning; rae: without acknowledging events */
-static uint8_t smart_warning(Ctrl *c, bool rae)
+/* SMART / Health into *s; rae: without acknowledging events */
+static void smart_log(Ctrl *c, bool rae, NvmeSmartLog *s)
 {
     NvmeCmd cmd = mk(NVME_ADM_CMD_GET_LOG_PAGE, 0xffffffff,
                      c->buf + 14 * PAGE, 0);
+
+    cmd.cdw10 = cpu_to_le32((sizeof(*s) / 4 - 1) << 16 |
+                            (rae ? 1 << 15 : 0) | NVME_LOG_SMART_INFO);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf + 14 * PAGE, s, sizeof(*s));
+}
+
+/* SMART / Health's Critical Warning */
+static uint8_t smart_warning(Ctrl *c, bool rae)
+{
     NvmeSmartLog s;
 
-    cmd.cdw10 = cpu_to_le32((sizeof(s) / 4 - 1) << 16 | (rae ? 1 << 15 : 0) |
-                            NVME_LOG_SMART_INFO);
-    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
-    qtest_memread(c->qts, c->buf + 14 * PAGE, &s, sizeof(s));
+    smart_log(c, rae, &s);
     return s.critical_warning;
 }
 
@@ -120,8 +127,8 @@ static void age_to_read_only(Ctrl *c, uint32_t aec, int *spare, int *rel)
             break;
         }
     }
-    g_test_message("read-only after %d passes, critical warning 0x%x, "
-                   "%" PRIu64 " event(s) before any acknowledgement", pass,
+    g_test_message("read-only in write pass %d, critical warning 0x%x, "
+                   "%" PRIu64 " event(s) before any acknowledgement", pass + 1,
                    cw, c->aer_done);
     g_assert_cmpint(pass, <, MAX_PASSES);
     g_assert_cmphex(cw, ==, NVME_SMART_SPARE | NVME_SMART_RELIABILITY |
@@ -239,5 +246,80 @@ void test_wear_events_aec(void)
     c = ctrl_start(WEAR_DEV);
     age_to_read_only(c, 0, &spare, &rel);
     g_assert_cmpint(spare + rel, ==, 0);
+    stop_unchecked(c);
+}
+
+/*
+ * A zoned namespace with pe_cycles=2: each reset of a written zone
+ * erases its blocks once and SMART Percentage Used follows the mean over
+ * the zones; the third reset of a zone finds it worn out: it goes
+ * Offline (a Zone Descriptor Changed notice) and SMART reports a grown
+ * bad block (Critical Warning bit 2, an NVM Subsystem Reliability event)
+ * and one zone less of Available Spare.
+ */
+void test_wear_zoned(void)
+{
+    Ctrl *c = ctrl_start("femu_mode=3,nchs=2,luns_per_ch=2,blks_per_pl=16,"
+                         "pgs_per_blk=64,zone_luns=2,zone_size_mb=2,"
+                         "zone_cap_mb=1,pe_cycles=2");
+    NvmeSmartLog s;
+    FemuLogFtl c0;
+    uint8_t types = 0;
+
+    zoned_setup(c);
+    g_assert_cmpuint(c->nzones, ==, 8);
+    g_assert_cmphex(set_aec(c, NVME_SMART_RELIABILITY | 1u << 27), ==,
+                    NVME_SUCCESS);
+    aer_submit(c);
+    aer_submit(c);
+    smart_log(c, true, &s);
+    g_assert_cmpuint(s.percentage_used, ==, 0);
+    g_assert_cmpuint(s.available_spare, ==, 100);
+    g_assert_cmphex(s.critical_warning, ==, 0);
+    for (int round = 1; round <= 2; round++) {
+        g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 8, NULL), ==, NVME_SUCCESS);
+        g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, false), ==,
+                        NVME_SUCCESS);
+        smart_log(c, true, &s);
+        /* round erases of one zone of 8, 2 cycles each */
+        g_assert_cmpuint(s.percentage_used, ==, round * 100 / 16);
+    }
+    g_assert(!aer_wait(c, 1, 200));
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 8, NULL), ==, NVME_SUCCESS);
+    g_assert_cmphex(zsend(c, 0, NVME_ZONE_ACTION_RESET, false), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(zone_descr(c, 0).zs >> 4, ==, NVME_ZONE_STATE_OFFLINE);
+    g_assert(aer_wait(c, 2, 2000));
+    for (int i = 0; i < 2; i++) {
+        uint32_t dw0 = c->aer_result[i];
+
+        if ((dw0 & 7) == NVME_AER_TYPE_SMART) {
+            g_assert_cmphex(dw0 >> 8 & 0xff, ==,
+                            NVME_AER_INFO_SMART_RELIABILITY);
+            g_assert_cmphex(dw0 >> 16 & 0xff, ==, NVME_LOG_SMART_INFO);
+        } else {
+            g_assert_cmphex(dw0 & 7, ==, NVME_AER_TYPE_NOTICE);
+            /* Changed Zone List, log page BFh */
+            g_assert_cmphex(dw0 >> 16 & 0xff, ==, 0xbf);
+        }
+        types |= 1 << (dw0 & 7);
+    }
+    g_assert_cmphex(types, ==, 1 << NVME_AER_TYPE_SMART |
+                    1 << NVME_AER_TYPE_NOTICE);
+    smart_log(c, false, &s);
+    g_assert_cmphex(s.critical_warning, ==, NVME_SMART_RELIABILITY);
+    g_assert_cmpuint(s.available_spare, ==, 7 * 100 / 8);
+    g_assert_cmpuint(s.percentage_used, ==, 2 * 100 / 16);
+    g_assert_cmphex(get_log(c, FEMU_LOG_FTL, sizeof(c0) / 4 - 1, 0,
+                            c->buf + 14 * PAGE, 0), ==, NVME_SUCCESS);
+    qtest_memread(c->qts, c->buf + 14 * PAGE, &c0, sizeof(c0));
+    g_assert_cmpuint(le32_to_cpu(c0.erase_count_max), ==, 2);
+    g_assert_cmpuint(le32_to_cpu(c0.retired_lines), ==, 1);
+    g_assert_cmpuint(le64_to_cpu(c0.zone_resets), ==, 2);
+    /* the worn zone takes no write; the others do */
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, 0, 8, NULL), ==,
+                    NVME_ZONE_OFFLINE);
+    g_assert_cmphex(zio(c, NVME_CMD_WRITE, c->zsze, 8, NULL), ==,
+                    NVME_SUCCESS);
     stop_unchecked(c);
 }
