@@ -793,6 +793,12 @@ void femu_admin_bh(void *opaque)
     FemuSQ *sq = n->sq[0];
     NvmeCmd cmd;
 
+    /* a poller saw the wear change: SMART / Health events (events.c);
+     * without power they wait for it */
+    if (!qatomic_read(&n->powered_off) &&
+        qatomic_xchg(&n->wear_check, false)) {
+        femu_smart_events(n);
+    }
     /* the admin queue is small; serve all of it, leave none behind,
      * except while a save runs: it goes on when the save completes */
     while (sq && !femu_state_saving(n) && !qatomic_read(&n->powered_off) &&

@@ -136,6 +136,83 @@ void femu_aer_clear(FemuCtrl *n, uint8_t type)
     femu_aer_process(n);
 }
 
+/*
+ * SMART / Health events of the wear (5.2, Figure "Asynchronous Event
+ * Information - SMART / Health Status"; Set Features 0Bh bits 7:0).
+ * A Critical Warning bit of the wear that sets (spare below the
+ * threshold, reliability degraded, media read-only; log.c) raises one
+ * event when the host enabled it in the Asynchronous Event
+ * Configuration: Spare Below Threshold (02h) for bit 0, NVM Subsystem
+ * Reliability (00h) for bits 2 and 3, one event for both when they set
+ * together.  A bit raises its event once, when it sets: it stays set
+ * and raises no other while the condition lasts (a format that gives
+ * the spare back clears it, and it may then set again).  The event type
+ * waits for the host to read log 02h with RAE cleared (femu_aer_clear)
+ * before another SMART / Health event completes a request.
+ *
+ * The change is seen by a poller, after an FTL operation that may have
+ * retired a line (ftl_lock held): the admin bottom half posts the event
+ * from the main loop, which owns the event queue.
+ */
+/* What changes when the wear's warnings may: lines retired and
+ * read-only media in the FTL, zones worn out (ftl_lock held) */
+static uint32_t femu_wear_token(FemuCtrl *n)
+{
+    FemuNamespace *zns = femu_zns_ns(n);
+    uint32_t t = 0;
+
+    if (n->ftl) {
+        t = (ftl_retired_lines(n->ftl) << 1) | ftl_read_only(n->ftl);
+    }
+    if (zns) {
+        t += zns_worn_zones(zns->zns) << 1;
+    }
+    return t;
+}
+
+void femu_wear_note(FemuCtrl *n)
+{
+    uint32_t now = femu_wear_token(n);
+
+    if (now != n->wear_seen) {
+        n->wear_seen = now;
+        qatomic_set(&n->wear_check, true);
+        qemu_bh_schedule(n->admin_bh);
+    }
+}
+
+void femu_smart_events(FemuCtrl *n)
+{
+    uint8_t now = femu_wear_warnings(n);
+    uint8_t fresh = now & ~n->smart_warned;
+    uint8_t on = NVME_AEC_SMART(n->feat.async_config);
+
+    n->smart_warned = now;
+    /* a zone worn out went Offline: Zone Descriptor Changed (zns.c) */
+    femu_zns_changed_notice(n);
+    if (!fresh) {
+        return;
+    }
+    trace_femu_smart_warning(now, fresh, on);
+    fresh &= on;
+    if (fresh & NVME_SMART_SPARE) {
+        femu_aer_event(n, NVME_AER_TYPE_SMART,
+                       NVME_AER_INFO_SMART_SPARE_THRESH, NVME_LOG_SMART_INFO);
+    }
+    if (fresh & (NVME_SMART_RELIABILITY | NVME_SMART_MEDIA_READ_ONLY)) {
+        femu_aer_event(n, NVME_AER_TYPE_SMART,
+                       NVME_AER_INFO_SMART_RELIABILITY, NVME_LOG_SMART_INFO);
+    }
+}
+
+void femu_smart_events_arm(FemuCtrl *n)
+{
+    n->smart_warned = femu_wear_warnings(n);
+    femu_ftl_lock_main(n);
+    n->wear_seen = femu_wear_token(n);
+    qemu_mutex_unlock(&n->ftl_lock);
+}
+
 /* Admin command Asynchronous Event Request: completes with an event. */
 uint16_t femu_aer_request(FemuCtrl *n, NvmeCmd *cmd)
 {

@@ -287,6 +287,8 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->temperature = 310;   /* 37 C, below both default thresholds */
     qemu_mutex_init(&n->ftl_lock);
     qemu_mutex_init(&n->err_lock);
+    /* wear a state file brought is not news: no event for it */
+    femu_smart_events_arm(n);
 
     n->sq = g_new0(FemuSQ *, n->params.queues + 1);
     n->cq = g_new0(FemuCQ *, n->params.queues + 1);

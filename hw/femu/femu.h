@@ -562,7 +562,8 @@ struct FemuCtrl {
     bool io_log;
 
     /* the FTL's spare is used up (ftl_read_only): writes fail before they
-     * touch the store; set once seen (atomic), never cleared */
+     * touch the store; set once seen (atomic), cleared only by a format
+     * that makes a new FTL */
     bool media_ro;
 
     /* I/O capture (io_trace=, capture.c): the writer and the time base
@@ -593,6 +594,17 @@ struct FemuCtrl {
     GHashTable *wc_shadow;
     uint64_t pc_writes;
     bool powered_off;
+
+    /* SMART / Health events of the wear (events.c): the FTL's retired
+     * lines and read-only state last seen by a poller (under ftl_lock),
+     * a check the admin bottom half owes (atomic), and the Critical
+     * Warning bits already seen set (main loop) */
+    uint32_t wear_seen;
+    bool wear_check;
+    uint8_t smart_warned;
+    /* a namespace had Write Uncorrectable blocks (loaded or since): the
+     * state file's generations carry UNC sections (state.c) */
+    bool state_unc;
 };
 
 /* femu.c */
@@ -720,9 +732,16 @@ void femu_aer_event(FemuCtrl *n, uint8_t type, uint8_t info, uint8_t log);
 void femu_aer_clear(FemuCtrl *n, uint8_t type);
 uint16_t femu_aer_request(FemuCtrl *n, NvmeCmd *cmd);
 void femu_aer_reset(FemuCtrl *n);
+/* SMART / Health events of the wear: a poller notes a change (ftl_lock
+ * held), the main loop posts what newly set (admin bottom half), and
+ * arm takes the state as seen (realize, format) */
+void femu_wear_note(FemuCtrl *n);
+void femu_smart_events(FemuCtrl *n);
+void femu_smart_events_arm(FemuCtrl *n);
 
 /* log.c */
 uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd);
+uint8_t femu_wear_warnings(FemuCtrl *n);
 void femu_lat_record(FemuLatHist *h, int64_t late_ns);
 void femu_lat_reset(FemuCtrl *n);
 
@@ -827,6 +846,9 @@ uint16_t femu_fdp_io_mgmt_send(FemuCtrl *n, FemuReq *req);
 /* zns.c: Zoned Namespace SSD, femu_mode=3 */
 bool femu_is_zns(FemuCtrl *n);
 FemuNamespace *femu_zns_ns(FemuCtrl *n);
+/* main loop: zones the controller changed (worn out) raise the Zone
+ * Descriptor Changed notice as 0xEF code 9 does */
+void femu_zns_changed_notice(FemuCtrl *n);
 bool femu_zns_realize(FemuCtrl *n, FemuNamespace *ns, Error **errp);
 void femu_zns_unrealize(FemuNamespace *ns);
 /* Identify CNS 06h / 05h for CSI 02h into a zeroed 4 KiB buffer. */

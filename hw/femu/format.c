@@ -177,7 +177,11 @@ uint16_t femu_format(FemuCtrl *n, NvmeCmd *cmd)
         return NVME_INTERNAL_DEV_ERROR;
     }
     trace_femu_format(nsid, lbaf, ses, secsz != old);
+    /* a new FTL (the other LBA format) has its spare back: writable
+     * again, and its wear warnings may set (and raise events) anew */
+    qatomic_set(&n->media_ro, n->ftl && ftl_read_only(n->ftl));
     qemu_mutex_unlock(&n->ftl_lock);
     femu_pollers_unlock_all(n);
+    femu_smart_events_arm(n);
     return NVME_SUCCESS;
 }

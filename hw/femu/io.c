@@ -200,6 +200,70 @@ static uint16_t femu_media_write_check(FemuCtrl *n, FemuReq *req,
 }
 
 /*
+ * Read-only media (SMART Critical Warning bit 3): a command that would
+ * program [slba, slba + nlb) (Write, Write Zeroes, Copy's destination)
+ * fails with Write Fault before its data reaches the store, as any write
+ * the media refuses.
+ */
+static uint16_t femu_media_ro_check(FemuCtrl *n, FemuNamespace *ns,
+                                    uint64_t slba, uint64_t nlb)
+{
+    if (ns->mode->uses_ftl && qatomic_read(&n->media_ro)) {
+        trace_femu_io_media_read_only(slba, nlb);
+        return NVME_WRITE_FAULT;
+    }
+    return NVME_SUCCESS;
+}
+
+/*
+ * What a media write of [slba, slba + nlb) (Write, Copy's destination)
+ * goes through once its command is checked, before its data reaches the
+ * store: an injected program failure (Write Fault); power_cut_after,
+ * which may cut the power first (*cut: the command never executes);
+ * with the write cache, the durable content of its pages is kept for a
+ * power cut.
+ */
+static uint16_t femu_media_write_begin(FemuCtrl *n, FemuReq *req,
+                                       uint64_t slba, uint64_t nlb,
+                                       bool *cut)
+{
+    uint16_t status = femu_media_write_check(n, req, slba, nlb);
+
+    *cut = false;
+    if (status) {
+        return status;
+    }
+    if (n->params.power_cut_after &&
+        qatomic_fetch_inc(&n->pc_writes) == n->params.power_cut_after) {
+        /* this write never executes: the power goes first */
+        femu_power_cut(n, "power_cut_after", false);
+        *cut = true;
+        return NVME_SUCCESS;
+    }
+    if (n->wc_shadow && req->ns->mode->uses_ftl) {
+        femu_ftl_lock(n);
+        femu_powercut_before_write(n, req->ns, slba, nlb, get_clock());
+        qemu_mutex_unlock(&n->ftl_lock);
+    }
+    return NVME_SUCCESS;
+}
+
+/*
+ * After an FTL operation (ftl_lock held): GC may have retired worn-out
+ * lines, using up the spare (read-only media from now on), and the
+ * SMART / Health events follow (events.c).
+ */
+static void femu_ftl_wear_after(FemuCtrl *n)
+{
+    if (ftl_read_only(n->ftl) && !qatomic_read(&n->media_ro)) {
+        /* worn-out blocks took the last of the spare */
+        qatomic_set(&n->media_ro, true);
+        trace_femu_media_read_only();
+    }
+    femu_wear_note(n);
+}
+
+/*
  * The first deallocated or never-written block of [slba, slba + nlb)
  * into *lba.  The store records written data per FEMU_STORE_CHUNK (4 KiB):
  * with 512 B blocks a block counts as written when its 4 KiB chunk holds
@@ -278,6 +342,7 @@ static void femu_nand_read(FemuCtrl *n, FemuReq *req, uint64_t slba,
     ftl_background_gc(n->ftl, start);
     femu_capture(n, req->ns->nsid, FTL_IOTRACE_READ, 0,
                  req->ns->ftl_base + slba, nlb, 0, start, req->due_ns);
+    femu_ftl_wear_after(n);
     qemu_mutex_unlock(&n->ftl_lock);
 }
 
@@ -294,31 +359,20 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     if (status) {
         return status;
     }
-    if (is_write && req->ns->mode->uses_ftl && qatomic_read(&n->media_ro)) {
-        /* read-only media (SMART Critical Warning bit 3): the data is
-         * not committed, Write Fault as for any write the media refuses */
-        trace_femu_io_media_read_only(le64_to_cpu(rw->slba), nlb);
-        return NVME_WRITE_FAULT;
-    }
     if (is_write) {
+        bool cut;
+
+        status = femu_media_ro_check(n, req->ns, slba, nlb);
+        if (status) {
+            return status;
+        }
         status = femu_fdp_write_pid(n, &req->cmd, &pid);
         if (status) {
             return status;
         }
-        status = femu_media_write_check(n, req, slba, nlb);
-        if (status) {
+        status = femu_media_write_begin(n, req, slba, nlb, &cut);
+        if (status || cut) {
             return status;
-        }
-        if (n->params.power_cut_after &&
-            qatomic_fetch_inc(&n->pc_writes) == n->params.power_cut_after) {
-            /* this write never executes: the power goes first */
-            femu_power_cut(n, "power_cut_after", false);
-            return NVME_SUCCESS;
-        }
-        if (n->wc_shadow && req->ns->mode->uses_ftl) {
-            femu_ftl_lock(n);
-            femu_powercut_before_write(n, req->ns, slba, nlb, get_clock());
-            qemu_mutex_unlock(&n->ftl_lock);
         }
     } else {
         status = femu_media_check(n, req, slba, nlb);
@@ -373,12 +427,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
                      is_write ? FTL_IOTRACE_WRITE : FTL_IOTRACE_READ, 0,
                      req->ns->ftl_base + slba, nlb, is_write ? pid : 0, start,
                      req->due_ns);
-        if (is_write && ftl_read_only(n->ftl) &&
-            !qatomic_read(&n->media_ro)) {
-            /* worn-out blocks took the last of the spare */
-            qatomic_set(&n->media_ro, true);
-            trace_femu_media_read_only();
-        }
+        femu_ftl_wear_after(n);
         qemu_mutex_unlock(&n->ftl_lock);
         if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
             /* no free line could be made: a write fault, never a crash */
@@ -452,9 +501,9 @@ uint16_t femu_io_write_zeroes(FemuCtrl *n, FemuReq *req)
     if (status) {
         return status;
     }
-    if (req->ns->mode->uses_ftl && qatomic_read(&n->media_ro)) {
-        trace_femu_io_media_read_only(slba, nlb);
-        return NVME_WRITE_FAULT;
+    status = femu_media_ro_check(n, req->ns, slba, nlb);
+    if (status) {
+        return status;
     }
     femu_unmap(n, req->ns, slba, nlb, FTL_IOTRACE_WRITE_ZEROES,
                req->arrival_ns);
@@ -582,6 +631,9 @@ uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req)
     g_autofree uint8_t *buf = NULL;
     uint64_t total = 0, len, off = 0;
     uint32_t pid = FTL_PID_NONE;
+    /* CDW12 bit 30, Force Unit Access, as a Write's */
+    bool fua = copy->control[2] & 0x40;
+    bool cut;
     int64_t end;
     uint16_t status;
 
@@ -624,6 +676,11 @@ uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req)
     if (status) {
         return status;
     }
+    /* the destination is written as by a Write: read-only media first */
+    status = femu_media_ro_check(n, ns, sdlba, total);
+    if (status) {
+        return status;
+    }
     len = total << n->lba_shift;
     buf = g_malloc(len);
     end = req->due_ns;
@@ -644,8 +701,8 @@ uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req)
         off += rlen;
     }
     req->due_ns = end;
-    status = femu_media_write_check(n, req, sdlba, total);
-    if (status) {
+    status = femu_media_write_begin(n, req, sdlba, total, &cut);
+    if (status || cut) {
         return status;
     }
     memcpy(ns->store.base + (sdlba << n->lba_shift), buf, len);
@@ -656,14 +713,21 @@ uint16_t femu_io_copy(FemuCtrl *n, FemuReq *req)
         int64_t start = end;
 
         femu_ftl_lock(n);
-        req->due_ns = ftl_write(n->ftl, ns->ftl_base + sdlba, total, pid,
-                                start);
+        if (fua) {
+            /* Force Unit Access: done when the destination is on NAND */
+            req->due_ns = ftl_write_fua(n->ftl, ns->ftl_base + sdlba, total,
+                                        pid, start);
+        } else {
+            req->due_ns = ftl_write(n->ftl, ns->ftl_base + sdlba, total, pid,
+                                    start);
+        }
         if (req->due_ns != (int64_t)FTL_TIME_ERROR) {
             req->due_ns = ftl_host_costs(n->ftl, true, 0, req->due_ns);
         }
         ftl_background_gc(n->ftl, start);
         femu_capture(n, ns->nsid, FTL_IOTRACE_WRITE, 0, ns->ftl_base + sdlba,
                      total, pid, start, req->due_ns);
+        femu_ftl_wear_after(n);
         qemu_mutex_unlock(&n->ftl_lock);
         if (req->due_ns == (int64_t)FTL_TIME_ERROR) {
             req->due_ns = start;
@@ -743,6 +807,7 @@ static uint16_t femu_dsm(FemuCtrl *n, FemuReq *req)
         femu_capture(n, req->ns->nsid, FTL_IOTRACE_DEALLOC, 0,
                      req->ns->ftl_base + le64_to_cpu(range[0].slba), 0, 0,
                      start, 0);
+        femu_ftl_wear_after(n);
         qemu_mutex_unlock(&n->ftl_lock);
     }
     /* the first range's LBA and the blocks of all ranges */
@@ -778,6 +843,7 @@ static uint16_t femu_io_flush(FemuCtrl *n, FemuReq *req)
     done = ftl_flush(n->ftl, start);
     femu_powercut_flushed(n);
     ftl_background_gc(n->ftl, start);
+    femu_ftl_wear_after(n);
     qemu_mutex_unlock(&n->ftl_lock);
     if (done == FTL_TIME_ERROR) {
         return NVME_WRITE_FAULT;

@@ -171,27 +171,56 @@ static uint64_t femu_data_units(uint64_t bytes)
 #define FEMU_SPARE_THRESHOLD 10
 
 /*
- * The media's wear (hw/femu/ftl/wear.c; docs/reliability.md): the FTL's,
- * which every BlackBox namespace shares.  false without an FTL (NoSSD,
- * zoned): nothing wears there, spare 100%, nothing used.
+ * The media's wear (hw/femu/ftl/wear.c, zone.c; docs/reliability.md):
+ * the FTL's, which every BlackBox namespace shares, and the zoned
+ * namespace's zones'; with both (a conventional + zoned pair) the worse
+ * of each figure, read-only media when both are.  false with neither
+ * (NoSSD): no NAND wears there, spare 100%, nothing used.
  */
 static bool femu_wear(FemuCtrl *n, struct ftl_wear_info *w)
 {
-    if (!n->ftl) {
+    FemuNamespace *zns = femu_zns_ns(n);
+    struct ftl_wear_info zw;
+
+    if (!n->ftl && !zns) {
         return false;
     }
     femu_ftl_lock_main(n);
-    ftl_get_wear(n->ftl, w);
+    if (n->ftl) {
+        ftl_get_wear(n->ftl, w);
+    }
+    if (zns) {
+        zns_get_wear(zns->zns, n->ftl ? &zw : w);
+    }
     qemu_mutex_unlock(&n->ftl_lock);
+    if (n->ftl && zns) {
+        w->pct_used = MAX(w->pct_used, zw.pct_used);
+        w->spare_pcent = MIN(w->spare_pcent, zw.spare_pcent);
+        w->grown_bad_blocks += zw.grown_bad_blocks;
+        w->read_only = w->read_only && zw.read_only;
+    }
     return true;
 }
 
-/* Critical Warning bits of the wear: spare below the threshold (bit 0),
- * media read-only (bit 3); the same bits in both pages. */
+/*
+ * Critical Warning bits of the wear, the same in both pages: spare below
+ * the threshold (bit 0); reliability degraded (bit 2: "significant media
+ * related errors", here a block that failed in service, a grown bad
+ * block); media read-only (bit 3).
+ */
 static uint8_t femu_wear_warning(const struct ftl_wear_info *w)
 {
     return (w->spare_pcent < FEMU_SPARE_THRESHOLD ? NVME_SMART_SPARE : 0) |
+           (w->grown_bad_blocks ? NVME_SMART_RELIABILITY : 0) |
            (w->read_only ? NVME_SMART_MEDIA_READ_ONLY : 0);
+}
+
+/* The wear's Critical Warning bits now (events.c); 0 without an FTL. */
+uint8_t femu_wear_warnings(FemuCtrl *n)
+{
+    struct ftl_wear_info w;
+
+    return femu_wear(n, &w) ? femu_wear_warning(&w) : 0;
 }
 
 /* SMART / Health: the controller's, or with an NSID that namespace's

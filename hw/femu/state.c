@@ -22,6 +22,13 @@
  *         the zone model's counters: include/hw/femu/zns.h), whole in
  *         every generation; loading closes the zones that were open, as
  *         a drive's shutdown does (zns_state_restart);
+ *   UNC   (format 6, once a namespace had Write Uncorrectable blocks) a
+ *         namespace's Write Uncorrectable blocks: u32 NSID, u32 count,
+ *         u32 flags (bit 0: more of the same set, added to the section
+ *         before), u32 0, count x (u64 first block, u64 blocks); at most
+ *         FTL_STATE_TRIM_BATCH ranges a section.  Each generation has the
+ *         whole set of every namespace (count 0: none): the last one's
+ *         stays;
  *   END   the generation is complete.
  * So the file and the host memory after loading grow with the data the
  * host wrote, not with the namespace.  Pages that femu-sim wrote into a
@@ -160,6 +167,60 @@ static bool femu_state_zones_done(struct femu_state_loader *l,
     return true;
 }
 
+#define FEMU_STATE_UNC_HEAD 16u
+#define FEMU_STATE_UNC_MORE 1u
+
+/*
+ * A UNC section: namespace nsid's Write Uncorrectable blocks, in place
+ * of those of the generation before (unless it continues a set).
+ */
+static int femu_state_unc_section(struct femu_state_loader *l,
+                                  const uint8_t *p, uint64_t len, char *err,
+                                  size_t errlen)
+{
+    FemuCtrl *n = l->n;
+    uint32_t nsid, count, flags;
+    FemuNamespace *ns;
+
+    if (len < FEMU_STATE_UNC_HEAD) {
+        goto corrupt;
+    }
+    nsid = ldl_le_p(p);
+    count = ldl_le_p(p + 4);
+    flags = ldl_le_p(p + 8);
+    if (nsid < 1 || nsid > n->nns || count > FTL_STATE_TRIM_BATCH ||
+        len != FEMU_STATE_UNC_HEAD + 16 * (uint64_t)count ||
+        (flags & ~FEMU_STATE_UNC_MORE)) {
+        goto corrupt;
+    }
+    ns = &n->ns[nsid - 1];
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t first = rd64(p + FEMU_STATE_UNC_HEAD + 16 * i);
+        uint64_t k = rd64(p + FEMU_STATE_UNC_HEAD + 16 * i + 8);
+
+        if (!k || first >= ns->blocks || k > ns->blocks - first) {
+            goto corrupt;
+        }
+    }
+    if (!(flags & FEMU_STATE_UNC_MORE) && ns->uncor) {
+        bitmap_zero(ns->uncor, ns->blocks);
+    }
+    if (count && !ns->uncor) {
+        ns->uncor = bitmap_new(ns->blocks);
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        bitmap_set(ns->uncor, rd64(p + FEMU_STATE_UNC_HEAD + 16 * i),
+                   rd64(p + FEMU_STATE_UNC_HEAD + 16 * i + 8));
+    }
+    n->state_unc = true;
+    return 0;
+
+corrupt:
+    snprintf(err, errlen, "corrupted state file (UNC section of %" PRIu64
+             " bytes)", len);
+    return -1;
+}
+
 /* a DATA record of namespace nsid (1..nns: its NS section was checked) */
 static void femu_state_put_chunk(void *opaque, uint32_t nsid, uint64_t c,
                                  const uint8_t *bytes, uint64_t off)
@@ -256,6 +317,9 @@ static int femu_state_section(void *opaque, uint32_t tag, const uint8_t *p,
     }
     if (tag == FTL_STATE_SEC_ZONE) {
         return femu_state_zone_section(l, p, len, gen, err, errlen);
+    }
+    if (tag == FTL_STATE_SEC_UNC) {
+        return femu_state_unc_section(l, p, len, err, errlen);
     }
     if (tag != FTL_STATE_SEC_DEV) {
         /* another writer's section (femu-sim's): checked, not used */
@@ -497,7 +561,42 @@ static int femu_state_save_data(FemuNamespace *ns, struct femu_state_out *o,
     return trim ? femu_state_put_trim(o, true, err, errlen) : 0;
 }
 
-/* One generation into f: the FTL, DEV, the data, END. */
+/* Namespace ns's UNC sections: its whole Write Uncorrectable set. */
+static int femu_state_save_unc(FemuNamespace *ns, FILE *f, char *err,
+                               size_t errlen)
+{
+    g_autofree uint8_t *buf =
+        g_malloc(FEMU_STATE_UNC_HEAD + 16 * FTL_STATE_TRIM_BATCH);
+    const unsigned long *m = ns->uncor;
+    uint64_t b = m ? find_first_bit(m, ns->blocks) : ns->blocks;
+    uint32_t flags = 0;
+
+    do {
+        uint32_t count = 0;
+
+        while (b < ns->blocks && count < FTL_STATE_TRIM_BATCH) {
+            uint64_t e = find_next_zero_bit(m, ns->blocks, b);
+
+            stq_le_p(buf + FEMU_STATE_UNC_HEAD + 16 * count, b);
+            stq_le_p(buf + FEMU_STATE_UNC_HEAD + 16 * count + 8, e - b);
+            count++;
+            b = e < ns->blocks ? find_next_bit(m, ns->blocks, e) : e;
+        }
+        stl_le_p(buf, ns->nsid);
+        stl_le_p(buf + 4, count);
+        stl_le_p(buf + 8, flags);
+        stl_le_p(buf + 12, 0);
+        if (ftl_state_write_section(f, FTL_STATE_SEC_UNC, buf,
+                                    FEMU_STATE_UNC_HEAD + 16 * count, err,
+                                    errlen)) {
+            return -1;
+        }
+        flags = FEMU_STATE_UNC_MORE;
+    } while (b < ns->blocks);
+    return 0;
+}
+
+/* One generation into f: the FTL, DEV, the data, UNC, END. */
 static int femu_state_write_gen(FemuCtrl *n, FILE *f, uint32_t seq,
                                 struct femu_state_out *o,
                                 struct ftl_state_gen *g, char *err,
@@ -557,6 +656,14 @@ static int femu_state_write_gen(FemuCtrl *n, FILE *f, uint32_t seq,
         rc = rc ? rc : femu_state_save_data(ns, o, seq ? ns->store.dirty
                                                        : ns->store.written,
                                             seq != 0, err, errlen);
+    }
+    /* Write Uncorrectable blocks: once a namespace had some, every
+     * generation has every namespace's set (a file without never had) */
+    for (uint32_t i = 0; i < n->nns; i++) {
+        n->state_unc |= qatomic_read(&n->ns[i].uncor) != NULL;
+    }
+    for (uint32_t i = 0; i < n->nns && !rc && n->state_unc; i++) {
+        rc = femu_state_save_unc(&n->ns[i], f, err, errlen);
     }
     rc = rc ? rc : ftl_state_gen_end(g, err, errlen);
     if (!rc && (fflush(f) || qemu_fdatasync(fileno(f)))) {

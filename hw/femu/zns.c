@@ -319,21 +319,34 @@ uint16_t femu_zns_write_zeroes(FemuCtrl *n, FemuReq *req)
     return femu_zns_write(n, req, false, true);
 }
 
-/* C0h: the zone model's counters; no device-side GC, nothing moved */
+/* C0h: the zone model's counters; no device-side GC, nothing moved; the
+ * wear of the zones (retired lines: zones worn out, no spare lines) */
 void femu_zns_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
 {
     struct zns_counters z = {};
+    struct ftl_wear_info w = {};
     uint32_t waf;
 
     femu_ftl_lock_main(n);
     zns_get_counters(ns->zns, &z);
     waf = zns_waf_x1000(ns->zns);
+    zns_get_wear(ns->zns, &w);
     qemu_mutex_unlock(&n->ftl_lock);
     log->waf_x1000 = cpu_to_le32(waf);
     log->host_pages_written = cpu_to_le64(z.host_pages_written);
     log->host_pages_programmed = cpu_to_le64(z.host_pages_programmed);
     log->zone_resets = cpu_to_le64(z.zone_resets);
     log->blocks_erased = cpu_to_le64(z.blocks_erased);
+    log->erase_count_min = cpu_to_le32(w.erase_min);
+    log->erase_count_max = cpu_to_le32(w.erase_max);
+    log->erase_count_mean_x1000 =
+        cpu_to_le64((uint64_t)(w.erase_mean * 1000 + 0.5));
+    log->pe_cycles = cpu_to_le32(n->cfg.pe_cycles);
+    log->grown_bad_blocks = cpu_to_le32(w.grown_bad_blocks);
+    log->retired_lines = cpu_to_le32(w.retired_lines);
+    log->percentage_used = w.pct_used;
+    log->available_spare = w.spare_pcent;
+    log->read_only = w.read_only;
 }
 
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
@@ -460,6 +473,8 @@ static uint16_t femu_zns_reset_all_step(FemuCtrl *n, FemuReq *req)
         }
         reset++;
     }
+    /* a zone reset may have worn a zone out (SMART, events.c) */
+    femu_wear_note(n);
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_reset_step(first, i, reset);
     req->step = i;
@@ -544,6 +559,7 @@ uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req)
                            zsze << n->lba_shift);
         femu_zns_ext_clear(n, ns, zone);
     }
+    femu_wear_note(n);
     qemu_mutex_unlock(&n->ftl_lock);
     trace_femu_zns_mgmt_send(slba, zsa, all, r);
     if (r) {
@@ -737,6 +753,25 @@ void femu_zns_changed_read(FemuCtrl *n, uint64_t off, uint64_t len)
                        FEMU_LOG_CHANGED_ZONES);
     }
     trace_femu_zns_changed_read(off, len, nr - left, left, notice);
+}
+
+void femu_zns_changed_notice(FemuCtrl *n)
+{
+    FemuNamespace *ns = femu_zns_ns(n);
+    uint32_t nr;
+
+    if (!ns || n->zdc_notice || !FEMU_AEC_ZDCN(n->feat.async_config)) {
+        return;
+    }
+    femu_ftl_lock_main(n);
+    nr = zns_changed_zones(ns->zns, NULL, 0);
+    qemu_mutex_unlock(&n->ftl_lock);
+    if (nr) {
+        n->zdc_notice = true;
+        femu_aer_event(n, NVME_AER_TYPE_NOTICE,
+                       FEMU_AER_INFO_ZONE_DESCR_CHANGED,
+                       FEMU_LOG_CHANGED_ZONES);
+    }
 }
 
 /*

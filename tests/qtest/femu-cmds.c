@@ -630,3 +630,103 @@ void test_cmds_format(void)
         rmdir(dir);
     }
 }
+
+/* Write or read one 4 KiB page at slba: its status (a read compares with
+ * pattern seed, and fails the test on a difference) */
+static uint16_t page_rw(Ctrl *c, bool write, uint64_t slba, uint8_t seed)
+{
+    uint16_t st;
+
+    if (write) {
+        fill(c, c->buf + 8 * PAGE, seed, PAGE);
+        return rw(c, NVME_CMD_WRITE, slba, PAGE >> c->lba_shift,
+                  c->buf + 8 * PAGE, 0);
+    }
+    st = rw(c, NVME_CMD_READ, slba, PAGE >> c->lba_shift, c->buf + 8 * PAGE,
+            0);
+    if (st == NVME_SUCCESS) {
+        g_assert(page_is(c, slba, seed));
+    }
+    return st;
+}
+
+static void save_now(Ctrl *c)
+{
+    NvmeCmd cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+
+    cmd.cdw10 = cpu_to_le32(8);
+    g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+}
+
+/*
+ * Write Uncorrectable blocks in the state file: they still read as
+ * Unrecovered Read Error after a restart, whether saved in the whole
+ * file (a save on demand) or in an appended generation (the exit save),
+ * and a rewrite clears them for good.
+ */
+void test_cmds_uncor_state(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("femu-uncor-state-XXXXXX", NULL);
+    g_autofree char *path = g_strdup_printf("%s/s.femu", dir);
+    g_autofree char *opts = g_strdup_printf(
+        "nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25,"
+        "state=%s", path);
+    Ctrl *c = ctrl_start(opts);
+    uint32_t bpp = PAGE >> c->lba_shift;
+    uint64_t a = 0, b = 64 * bpp, d = 200 * bpp;
+
+    for (int i = 0; i < 3; i++) {
+        g_assert_cmphex(page_rw(c, true, (uint64_t[]){ a, b, d }[i],
+                                0x51 + i), ==, NVME_SUCCESS);
+    }
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_WRITE_UNCOR, a, bpp, 0), ==,
+                    NVME_SUCCESS);
+    /* one block of b's page: the rest of it reads */
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_WRITE_UNCOR, b + bpp - 1, 1, 0), ==,
+                    NVME_SUCCESS);
+    save_now(c);            /* the whole file */
+    g_assert_cmphex(page_rw(c, true, b, 0x62), ==, NVME_SUCCESS);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_WRITE_UNCOR, d, bpp, 0), ==,
+                    NVME_SUCCESS);
+    ctrl_stop_unchecked(c); /* the exit save: an appended generation */
+
+    c = ctrl_start(opts);
+    g_assert_cmphex(page_rw(c, false, a, 0x51), ==, NVME_UNRECOVERED_READ);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, a + bpp, bpp, c->buf, 0), ==,
+                    NVME_SUCCESS);
+    g_assert_cmphex(page_rw(c, false, b, 0x62), ==, NVME_SUCCESS);
+    g_assert_cmphex(page_rw(c, false, d, 0x53), ==, NVME_UNRECOVERED_READ);
+    g_assert_cmphex(lba_cmd(c, NVME_CMD_VERIFY, d + bpp - 1, 1, 0), ==,
+                    NVME_UNRECOVERED_READ);
+    g_assert_cmpuint(smart_media_errors(c), ==, 3);
+    /* a rewrite clears a; d stays */
+    g_assert_cmphex(page_rw(c, true, a, 0x71), ==, NVME_SUCCESS);
+    ctrl_stop_unchecked(c);
+
+    c = ctrl_start(opts);
+    g_assert_cmphex(page_rw(c, false, a, 0x71), ==, NVME_SUCCESS);
+    g_assert_cmphex(page_rw(c, false, d, 0x53), ==, NVME_UNRECOVERED_READ);
+    /* deallocating d clears it too */
+    {
+        NvmeDsmRange r = { .nlb = cpu_to_le32(bpp), .slba = cpu_to_le64(d) };
+        NvmeCmd cmd;
+
+        qtest_memwrite(c->qts, c->buf + 4 * PAGE, &r, sizeof(r));
+        cmd = mk(NVME_CMD_DSM, 1, c->buf + 4 * PAGE, 0);
+        cmd.cdw11 = cpu_to_le32(NVME_DSMGMT_AD);
+        g_assert_cmphex(run(c, IOQ, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    ctrl_stop_unchecked(c);
+
+    c = ctrl_start(opts);
+    g_assert_cmphex(rw(c, NVME_CMD_READ, d, bpp, c->buf, 0), ==,
+                    NVME_SUCCESS);
+    ctrl_stop(c);
+    {
+        g_autofree char *lock = g_strdup_printf("%s.lock", path);
+
+        unlink(path);
+        unlink(lock);
+        rmdir(dir);
+    }
+}

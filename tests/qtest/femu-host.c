@@ -151,6 +151,7 @@ bool aer_reaped(Ctrl *c, int qid, NvmeCqe *cqe)
         /* an event, or more than AERL + 1 outstanding (Base 2.0, 5.2) */
         g_assert(st == NVME_SUCCESS || st == NVME_AER_LIMIT_EXCEEDED);
         if (st == NVME_SUCCESS) {
+            c->aer_result[c->aer_done % 16] = le32_to_cpu(cqe->result);
             c->aer_done++;
         } else {
             c->aer_limit++;

@@ -56,6 +56,8 @@ typedef struct Ctrl {
     uint16_t aer_cid[16];
     int naer;
     uint64_t aer_done, aer_limit;
+    /* Dword 0 of the latest events: event i (from 0) at [i % 16] */
+    uint32_t aer_result[16];
 } Ctrl;
 
 /* extra QEMU arguments of the next ctrl_start (a femu-subsys, -name) */
@@ -153,6 +155,7 @@ void test_cmds_copy(void);
 void test_cmds_inject(void);
 void test_cmds_dulbe(void);
 void test_cmds_format(void);
+void test_cmds_uncor_state(void);
 void test_fdp(void);
 /* femu-random-commands.c */
 void test_random_commands(void);
@@ -169,5 +172,9 @@ void test_zns_wcache_cut_after(void);
 /* femu-ns-mgmt.c */
 void test_ns_mgmt(void);
 void test_zns_zrwa(void);
+/* femu-wear.c */
+void test_wear_events(void);
+void test_wear_events_aec(void);
+void test_wear_zoned(void);
 
 #endif

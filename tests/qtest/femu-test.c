@@ -75,5 +75,9 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cmds/inject", test_cmds_inject);
     qtest_add_func("/femu/cmds/dulbe", test_cmds_dulbe);
     qtest_add_func("/femu/cmds/format", test_cmds_format);
+    qtest_add_func("/femu/cmds/uncor-state", test_cmds_uncor_state);
+    qtest_add_func("/femu/wear/events", test_wear_events);
+    qtest_add_func("/femu/wear/events-aec", test_wear_events_aec);
+    qtest_add_func("/femu/wear/zoned", test_wear_zoned);
     return g_test_run();
 }

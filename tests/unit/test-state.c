@@ -382,7 +382,13 @@ static void test_damage(void)
                    "foreign file");
     memcpy(m, b, n);
     m[8] = FTL_STATE_VERSION + 1;
-    expect_refused(&c, m, n, "format version 7", "newer version");
+    {
+        char want[64];
+
+        snprintf(want, sizeof(want), "format version %u",
+                 FTL_STATE_VERSION + 1);
+        expect_refused(&c, m, n, want, "newer version");
+    }
     /* every truncation */
     for (size_t k = 1; k < n; k += (k < 64 ? 1 : 97)) {
         expect_refused(&c, b, k, k < 16 ? "not a FEMU state file" :

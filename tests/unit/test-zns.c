@@ -759,6 +759,12 @@ static void test_state(void)
     CHECK_EQ(st(z, 1), ZNS_IMPLICIT_OPEN);
     CHECK_EQ(st(z, 5), ZNS_EXPLICIT_OPEN);
     CHECK_EQ(wp(z, 5), 5 * zs + 32);
+    /* zone 12 written and reset twice: two erases of its blocks */
+    for (int k = 0; k < 2; k++) {
+        CHECK_EQ(wr(z, 12 * zs, 8), ZNS_OK);
+        CHECK_EQ(act(z, 12, ZNS_ACT_RESET), ZNS_OK);
+    }
+    CHECK_EQ(zns_zone_erases(z, 12), 2);
     zns_get_counters(z, &c1);
 
     /* sections of 3 zones at most: 6 of them */
@@ -802,6 +808,9 @@ static void test_state(void)
         CHECK_EQ(a.zdev, b.zdev);
     }
     CHECK(memcmp(ext, ext2, sizeof(ext)) == 0);
+    /* the wear came back with the zones */
+    CHECK_EQ(zns_zone_erases(y, 12), 2);
+    CHECK_EQ(zns_zone_erases(y, 11), 0);
     zns_get_counters(y, &c2);
     CHECK(memcmp(&c1, &c2, sizeof(c1)) == 0);
     CHECK_EQ(zns_nr_open(y), 0);
@@ -1019,6 +1028,62 @@ static void test_wcache(void)
     zns_free(z);
 }
 
+/*
+ * Wear: a reset of a written zone erases its blocks once; with
+ * pe_cycles=2 the third reset of a zone finds it worn out and takes it
+ * Offline (listed as changed), and the figures follow.
+ */
+static void test_wear(void)
+{
+    struct zns_config c;
+    struct ftl_wear_info w;
+    uint32_t ids[ZNS_CHANGED_ZONES_MAX];
+    struct zns *z;
+    uint64_t zb;
+
+    zcfg(&c);
+    c.nand.pe_cycles = 2;
+    z = mkz(&c);
+    zb = zns_zone_blocks(z);
+    zns_get_wear(z, &w);
+    CHECK_EQ(w.pct_used, 0);
+    CHECK_EQ(w.spare_pcent, 100);
+    /* an empty zone's reset erases nothing */
+    CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(zns_zone_erases(z, 0), 0);
+    for (int round = 1; round <= 2; round++) {
+        CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+        CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+        CHECK_EQ(zns_zone_erases(z, 0), (uint32_t)round);
+        CHECK_EQ(st(z, 0), ZNS_EMPTY);
+    }
+    CHECK_EQ(wr(z, zb, 8), ZNS_OK);
+    CHECK_EQ(act(z, 1, ZNS_ACT_RESET), ZNS_OK);
+    zns_get_wear(z, &w);
+    CHECK_EQ(w.erase_min, 0);
+    CHECK_EQ(w.erase_max, 2);
+    /* 3 erases over 16 zones of 2 cycles: 9% */
+    CHECK_EQ(w.pct_used, 3 * 100 / (16 * 2));
+    CHECK_EQ(w.retired_lines, 0);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 0);
+    /* the third erase of zone 0 fails: Offline, its blocks grown bad */
+    CHECK_EQ(wr(z, 0, 8), ZNS_OK);
+    CHECK_EQ(act(z, 0, ZNS_ACT_RESET), ZNS_OK);
+    CHECK_EQ(st(z, 0), ZNS_OFFLINE);
+    CHECK_EQ(zns_zone_erases(z, 0), 2);
+    CHECK_EQ(zns_worn_zones(z), 1);
+    CHECK_EQ(zns_changed_zones(z, ids, ZNS_CHANGED_ZONES_MAX), 1);
+    CHECK_EQ(ids[0], 0);
+    CHECK_EQ(wr(z, 0, 8), ZNS_ERR_OFFLINE);
+    zns_get_wear(z, &w);
+    CHECK_EQ(w.retired_lines, 1);
+    /* every block of the 2 MiB zone: 8 of 256 KiB */
+    CHECK_EQ(w.grown_bad_blocks, 8);
+    CHECK_EQ(w.spare_pcent, 15 * 100 / 16);
+    CHECK_EQ(w.read_only, false);
+    zns_free(z);
+}
+
 int main(void)
 {
     RUN(test_config);
@@ -1032,5 +1097,6 @@ int main(void)
     RUN(test_zrwa_timing);
     RUN(test_state);
     RUN(test_wcache);
+    RUN(test_wear);
     return test_done("ftl-zns");
 }

@@ -639,6 +639,10 @@ struct zns {
     uint32_t changed[ZNS_CHANGED_ZONES_MAX];
     uint32_t nchanged;
     struct zns_wcache wc;
+    /* wear: erases of each zone's blocks (a zone's blocks are erased
+     * together, at its reset), zones worn out (Offline) */
+    uint32_t *erases;
+    uint32_t worn;
 };
 
 /* zone.c: move a zone to a state, keeping the counts and lists right */

@@ -305,6 +305,11 @@ bool ftl_read_only(const struct ftl *ftl)
     return ftl->wear.ro;
 }
 
+uint32_t ftl_retired_lines(const struct ftl *ftl)
+{
+    return ftl->wear.retired;
+}
+
 uint32_t ftl_line_erases(const struct ftl *ftl, uint32_t id)
 {
     return id < ftl->ln.nlines ? ftl->wear.erases[id] : 0;

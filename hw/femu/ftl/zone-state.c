@@ -65,6 +65,7 @@ int zns_state_write(const struct zns *z, uint32_t nsid, const uint8_t *ext,
             p[1] = (zn->programmed ? ZNS_STATE_F_PROGRAMMED : 0) |
                    (zn->zrwa ? ZNS_STATE_F_ZRWA : 0) |
                    (zn->zdev ? ZNS_STATE_F_ZDEV : 0);
+            ftl_le_put32(p + 4, z->erases[i]);
             ftl_le_put64(p + 8, zn->wp);
             ftl_le_put64(p + 16, zn->dend);
             ftl_le_put64(p + 24, zn->prog);
@@ -215,6 +216,7 @@ int64_t zns_state_section(struct zns *z, const uint8_t *p, uint64_t len,
         zn->programmed = !!(r[1] & ZNS_STATE_F_PROGRAMMED);
         zn->zrwa = !!(r[1] & ZNS_STATE_F_ZRWA);
         zn->zdev = !!(r[1] & ZNS_STATE_F_ZDEV);
+        z->erases[first + i] = ftl_le_get32(r + 4);
         zn->wp = ftl_le_get64(r + 8);
         zn->dend = ftl_le_get64(r + 16);
         zn->prog = ftl_le_get64(r + 24);
@@ -231,6 +233,7 @@ int zns_state_restart(struct zns *z, char *err, size_t errlen)
     z->nr_open = z->nr_active = z->nr_zrwa = 0;
     z->ihead = z->itail = FTL_NONE;
     z->nchanged = 0;
+    z->worn = 0;
     for (uint32_t i = 0; i < z->nzones; i++) {
         struct zns_zone *zn = &z->zone[i];
 
@@ -242,6 +245,9 @@ int zns_state_restart(struct zns *z, char *err, size_t errlen)
             zn->state = zn->wp == (uint64_t)i * z->zone_blocks &&
                         !zn->zrwa && !zn->zdev ? ZNS_EMPTY : ZNS_CLOSED;
         }
+        /* a zone its erases wore out went Offline at that reset */
+        z->worn += zn->state == ZNS_OFFLINE && z->cfg.nand.pe_cycles &&
+                   z->erases[i] >= z->cfg.nand.pe_cycles;
         z->nr_active += active_state(zn->state);
         z->nr_zrwa += zn->zrwa;
     }

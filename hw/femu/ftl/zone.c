@@ -159,7 +159,8 @@ struct zns *zns_new(const struct zns_config *cfg, char *err, size_t errlen)
     per_group = cfg->nand.blks_per_pl / z->blks_per_zone_pl;
     z->nzones = z->ngroups * per_group;
     z->zone = calloc(z->nzones, sizeof(*z->zone));
-    if (!z->zone || ftl_timing_setup(&z->tm, &cfg->nand) < 0) {
+    z->erases = calloc(z->nzones, sizeof(*z->erases));
+    if (!z->zone || !z->erases || ftl_timing_setup(&z->tm, &cfg->nand) < 0) {
         snprintf(err, errlen, "out of memory for %u zones", z->nzones);
         zns_free(z);
         return NULL;
@@ -185,6 +186,7 @@ void zns_free(struct zns *z)
     ftl_timing_release(&z->tm);
     zns_wc_free(z);
     free(z->zone);
+    free(z->erases);
     free(z);
 }
 
@@ -601,8 +603,18 @@ static uint64_t erase_zone(struct zns *z, uint32_t id, uint64_t now)
     }
     z->ctr.blocks_erased += (uint64_t)nblk * z->cfg.zone_luns;
     z->ctr.zone_resets++;
+    z->erases[id]++;
     return t;
 }
+
+/* A zone erased pe_cycles times has reached its rated endurance: its next
+ * erase fails (as a BlackBox line's, hw/femu/ftl/wear.c) */
+static bool zone_worn(const struct zns *z, uint32_t id)
+{
+    return z->cfg.nand.pe_cycles && z->erases[id] >= z->cfg.nand.pe_cycles;
+}
+
+static bool zone_changed(struct zns *z, uint32_t zone, enum zns_state ns);
 
 /* One zone, one action, as the zone state machine allows. */
 static enum zns_result act_one(struct zns *z, uint32_t id,
@@ -681,6 +693,21 @@ static enum zns_result act_one(struct zns *z, uint32_t id,
         case ZNS_FULL:
             /* what the cache still holds of the zone never reaches it */
             zns_wc_drop_zone(z, id);
+            if (zn->programmed && zone_worn(z, id)) {
+                /*
+                 * Worn out: the erase fails and the controller takes the
+                 * zone Offline (a Zone Descriptor Changed event); the
+                 * reset itself completes, its data is gone.
+                 */
+                zn->programmed = 0;
+                zn->wp = zn->dend = zslba(z, id);
+                zn->zdev = 0;
+                zn->prog = 0;
+                zns_set_state(z, id, ZNS_EMPTY);
+                zone_changed(z, id, ZNS_OFFLINE);
+                z->worn++;
+                return ZNS_OK;
+            }
             if (zn->programmed) {
                 *done = ftl_max64(*done, erase_zone(z, id, now));
                 zn->programmed = 0;
@@ -945,6 +972,73 @@ void zns_changed_consume(struct zns *z, uint32_t first, uint32_t count)
     memmove(&z->changed[first], &z->changed[first + count],
             (n - first - count) * sizeof(z->changed[0]));
     z->nchanged = n - count;
+}
+
+uint32_t zns_worn_zones(const struct zns *z)
+{
+    return z->worn;
+}
+
+uint32_t zns_zone_erases(const struct zns *z, uint32_t zone)
+{
+    return zone < z->nzones ? z->erases[zone] : 0;
+}
+
+/*
+ * The zones' wear, as ftl_get_wear reports the lines': erase counts over
+ * all zones, Percentage Used from their mean.  A zoned namespace has no
+ * spare (no GC, no over-provisioning): a worn-out zone goes Offline and
+ * its blocks count as grown bad blocks; Available Spare is the share of
+ * zones not worn out, and the media is read-only when none is left.
+ */
+void zns_get_wear(const struct zns *z, struct ftl_wear_info *out)
+{
+    uint32_t n = z->nzones, pe = z->cfg.nand.pe_cycles;
+    uint64_t isum = 0;
+    double sum = 0, sq = 0;
+
+    memset(out, 0, sizeof(*out));
+    out->erase_min = n ? UINT32_MAX : 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t e = z->erases[i];
+
+        isum += e;
+        sum += e;
+        sq += (double)e * e;
+        out->erase_min = e < out->erase_min ? e : out->erase_min;
+        out->erase_max = e > out->erase_max ? e : out->erase_max;
+    }
+    if (n) {
+        double var;
+
+        out->erase_mean = sum / n;
+        var = sq / n - out->erase_mean * out->erase_mean;
+        /* Newton's square root, as wear.c (no libm) */
+        if (var > 0) {
+            double x = var > 1 ? var : 1;
+
+            for (int i = 0; i < 200; i++) {
+                double nx = (x + var / x) / 2;
+
+                if (nx >= x) {
+                    break;
+                }
+                x = nx;
+            }
+            out->erase_stddev = x;
+        }
+    }
+    if (n && pe) {
+        uint64_t pct = isum * 100 / ((uint64_t)n * pe);
+
+        out->pct_used = pct > 255 ? 255 : (uint32_t)pct;
+    }
+    out->grown_bad_blocks = z->worn * z->blks_per_zone_pl *
+                            z->cfg.nand.pls_per_lun * z->cfg.zone_luns;
+    out->retired_lines = z->worn;
+    out->spare_lines = 0;
+    out->spare_pcent = n ? (uint32_t)((uint64_t)(n - z->worn) * 100 / n) : 100;
+    out->read_only = n && z->worn == n;
 }
 
 void zns_get_counters(const struct zns *z, struct zns_counters *c)

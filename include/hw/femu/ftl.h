@@ -489,6 +489,8 @@ uint32_t ftl_line_erases(const struct ftl *ftl, uint32_t id);
 /* True once more lines were retired than the spare holds: every write
  * fails (FTL_TIME_ERROR) and the device reports read-only media. */
 bool ftl_read_only(const struct ftl *ftl);
+/* Lines retired so far, factory and grown (cheap: no scan). */
+uint32_t ftl_retired_lines(const struct ftl *ftl);
 /* The spare of cfg in lines (see ftl_wear_info); cfg is valid. */
 uint32_t ftl_cfg_spare_lines(const struct ftl_config *cfg);
 
@@ -537,8 +539,10 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * versions 1 to 3 still load, with every erase count 0 and no line
  * retired
  * 6: ZONE sections carry a zoned namespace's zone table (zone states,
- * write pointers, ZRWA and descriptor extensions); files of versions 1
- * to 5 (which never hold a zoned namespace) still load */
+ * write pointers, ZRWA, descriptor extensions and erase counts) and UNC
+ * sections a namespace's Write Uncorrectable blocks (the device's);
+ * files of versions 1 to 5 (which never hold a zoned namespace) still
+ * load, with no block uncorrectable */
 #define FTL_STATE_VERSION 6
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
@@ -552,6 +556,8 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
 #define FTL_STATE_SEC_NS   FTL_STATE_TAG('N', 'S', ' ', ' ')
 /* format 6: a zoned namespace's zone table (include/hw/femu/zns.h) */
 #define FTL_STATE_SEC_ZONE FTL_STATE_TAG('Z', 'O', 'N', 'E')
+/* format 6: a namespace's Write Uncorrectable blocks (the device's) */
+#define FTL_STATE_SEC_UNC  FTL_STATE_TAG('U', 'N', 'C', ' ')
 
 /*
  * A loaded LUN or channel may be busy at most this long after the clock

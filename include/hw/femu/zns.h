@@ -222,6 +222,12 @@ void zns_changed_clear(struct zns *z);
  */
 void zns_changed_consume(struct zns *z, uint32_t first, uint32_t count);
 
+/* Wear (as ftl_get_wear): a zone's blocks are erased together at its
+ * reset; one erased pe_cycles times goes Offline at its next reset (worn
+ * out).  No spare: Available Spare is the share of zones not worn out. */
+void zns_get_wear(const struct zns *z, struct ftl_wear_info *w);
+uint32_t zns_worn_zones(const struct zns *z);
+uint32_t zns_zone_erases(const struct zns *z, uint32_t zone);
 void zns_get_counters(const struct zns *z, struct zns_counters *c);
 void zns_reset_counters(struct zns *z);
 /* WAF x 1000 as log page C0h reports it: 1000 when nothing was written. */
@@ -241,8 +247,8 @@ void zns_set_delay_mode(struct zns *z, enum ftl_delay_mode mode);
  *   bytes per zone (zns_zd_ext_size), u32 0, the five counters of
  *   struct zns_counters (u64 each), then count records of
  *   ZNS_STATE_REC + extension bytes: u8 zone state, u8 flags
- *   (ZNS_STATE_F_*), u16 0, u32 0, u64 write pointer, u64 end of the
- *   written data, u64 zone pages programmed (ZRWA), the extension.
+ *   (ZNS_STATE_F_*), u16 0, u32 erases of the zone's blocks (wear), u64
+ *   write pointer, u64 end of the written data, u64 zone pages programmed (ZRWA), the extension.
  * The changed zone list is not kept (a restart clears it, as the host's
  * reads of it would).
  */

@@ -1,7 +1,8 @@
 # Guest side of tests/guest/femu-wear.t: a tiny device with pe_cycles=30
 # (vSSD0) is written with fio until nvme smart-log shows Percentage Used
 # rising and Available Spare falling, then the media goes read-only
-# (Critical Warning bits 0 and 3, writes fail, reads work); vSSD1 has
+# (Critical Warning bits 0, 2 and 3, each one's SMART / Health event seen
+# once by Linux, writes fail, reads work); vSSD1 has
 # FDP's endurance group, whose log page 09h agrees with SMART.
 # Both: nchs=2,luns_per_ch=2,blks_per_pl=32,pgs_per_blk=64,op_pcent=25
 # (6.4 MiB namespace, 32 lines of 256 KiB), NAND times 0.
@@ -18,6 +19,19 @@ dev=/dev/${c}n1
 read cw sp pu du < <(smart $c)
 echo "new: critical_warning=$cw avail_spare=$sp percent_used=$pu"
 check "new device: percentage used 0, spare 100%, no warning" [ "$pu/$sp/$cw" = "0/100/0" ]
+# SMART / Health events for Critical Warning bits 0, 2 and 3 (keeping bit
+# 8, the notice Linux enabled); Linux's trace event nvme_async_event
+# shows each one the kernel receives
+check "enable the wear's SMART / Health events (Set Features 0Bh)" \
+    nvme set-feature /dev/$c -f 0x0b --value=0x10d
+check "... Get Features 0Bh reads it back" \
+    grep -qi "value:0*10d\|0x0*10d" <<<"$(nvme get-feature /dev/$c -f 0x0b 2>&1)"
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+aen_trace=
+if [ -d $T/events/nvme/nvme_async_event ]; then
+    echo 1 > $T/events/nvme/nvme_async_event/enable && aen_trace=1
+fi
 fio --name=fill --filename=$dev --rw=write --bs=128k --direct=1 --size=100% --output=/dev/null
 rises=0 falls=0 last_pu=$pu last_sp=$sp ro=
 for round in $(seq 1 16); do
@@ -39,6 +53,23 @@ check "the media went read-only (critical warning $cw, round $ro)" [ -n "$ro" ]
 check "read-only: spare below the threshold, warning bit 0 ($cw)" [ $((cw & 1)) = 1 ]
 check "read-only: available spare 0% ($sp)" [ "$sp" = 0 ]
 check "read-only: percentage used >= 90 ($pu)" [ "$pu" -ge 90 ]
+check "grown bad blocks: reliability degraded, warning bit 2 ($cw)" [ $((cw & 4)) = 4 ]
+# each warning bit's event arrived once: Spare Below Threshold (info 02h)
+# once, NVM Subsystem Reliability (00h) for bits 2 and 3, once or twice
+# (once when they set together); nothing else
+if [ -n "$aen_trace" ]; then
+    sleep 1
+    aens=$(grep -o "NVME_AEN=0x[0-9a-f]*" $T/trace | sed 's/.*=//' | sort | uniq -c | tr '\n' ' ')
+    echo "AENs Linux received (count value): $aens"
+    check "one Spare Below Threshold event (0x020201)" \
+        [ "$(grep -c 'NVME_AEN=0x0*20201' $T/trace)" = 1 ]
+    n00=$(grep -c 'NVME_AEN=0x0*20001' $T/trace)
+    check "NVM Subsystem Reliability events: 1 or 2 ($n00)" [ "$n00" -ge 1 ] && [ "$n00" -le 2 ]
+    check "no other event" [ "$(grep -c 'NVME_AEN=' $T/trace)" = $((1 + n00)) ]
+    echo 0 > $T/events/nvme/nvme_async_event/enable
+else
+    echo "note: no nvme_async_event trace event in this kernel: events not checked"
+fi
 # C0h agrees with SMART
 w=$(femu_c0w $c)
 check "C0h: percentage_used=$pu available_spare=$sp read_only=1 ($w)" \

@@ -406,6 +406,7 @@ static void zprint_human(const struct zns *z, const struct zopts *o,
 {
     const struct ftl_config *c = &o->cfg.nand;
     struct zns_counters t;
+    struct ftl_wear_info w;
 
     printf("femu-sim: femu_mode=3 nchs=%u luns_per_ch=%u pls_per_lun=%u "
            "blks_per_pl=%u pgs_per_blk=%u secsz=%u secs_per_pg=%u "
@@ -440,7 +441,8 @@ static void zprint_human(const struct zns *z, const struct zopts *o,
            " gc_pages_moved=0 host_pages_programmed=%" PRIu64
            " zone_resets=%" PRIu64 " blocks_erased=%" PRIu64 "\n",
            zns_waf_x1000(z), t.host_pages_written, t.host_pages_programmed,
-           t.zone_resets, t.blocks_erased);    if (zns_wcache_pages(z)) {
+           t.zone_resets, t.blocks_erased);
+    if (zns_wcache_pages(z)) {
         struct zns_wc_counters w;
 
         zns_wcache_counters(z, &w);
@@ -449,6 +451,14 @@ static void zprint_human(const struct zns *z, const struct zopts *o,
                c->write_cache_mb, zns_wcache_pages(z), w.pages_cached,
                w.full_waits);
     }
+    zns_get_wear(z, &w);
+    printf("wear: erase_count min=%u max=%u mean=%.2f stddev=%.2f "
+           "pe_cycles=%u percentage_used=%u (per zone: a reset erases its "
+           "blocks)\n", w.erase_min, w.erase_max, w.erase_mean,
+           w.erase_stddev, o->cfg.nand.pe_cycles, w.pct_used);
+    printf("bad blocks: grown=%u zones_worn_out=%u available_spare=%u%% "
+           "read_only=%s\n", w.grown_bad_blocks, w.retired_lines,
+           w.spare_pcent, w.read_only ? "yes" : "no");
 }
 
 static void zprint_json(const struct zns *z, const struct zopts *o,
@@ -457,6 +467,7 @@ static void zprint_json(const struct zns *z, const struct zopts *o,
 {
     const struct ftl_config *c = &o->cfg.nand;
     struct zns_counters t;
+    struct ftl_wear_info w;
 
     printf("{\"config\": {\"femu_mode\": 3, \"nchs\": %u, "
            "\"luns_per_ch\": %u, \"pls_per_lun\": %u, \"blks_per_pl\": %u, "
@@ -486,8 +497,17 @@ static void zprint_json(const struct zns *z, const struct zopts *o,
     printf("],\n \"total\": {\"waf_x1000\": %u, \"host_pages_written\": %"
            PRIu64 ", \"gc_pages_moved\": 0, \"host_pages_programmed\": %"
            PRIu64 ", \"zone_resets\": %" PRIu64 ", \"blocks_erased\": %"
-           PRIu64 "}}\n", zns_waf_x1000(z), t.host_pages_written,
+           PRIu64 "},\n", zns_waf_x1000(z), t.host_pages_written,
            t.host_pages_programmed, t.zone_resets, t.blocks_erased);
+    zns_get_wear(z, &w);
+    printf(" \"wear\": {\"erase_min\": %u, \"erase_max\": %u, "
+           "\"erase_mean\": %.4f, \"erase_stddev\": %.4f, "
+           "\"pe_cycles\": %u, \"percentage_used\": %u, "
+           "\"grown_bad_blocks\": %u, \"zones_worn_out\": %u, "
+           "\"available_spare\": %u, \"read_only\": %s}}\n", w.erase_min,
+           w.erase_max, w.erase_mean, w.erase_stddev, o->cfg.nand.pe_cycles,
+           w.pct_used, w.grown_bad_blocks, w.retired_lines, w.spare_pcent,
+           w.read_only ? "true" : "false");
 }
 
 int sim_zoned_main(int argc, char **argv)
