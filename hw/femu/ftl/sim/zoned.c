@@ -443,13 +443,13 @@ static void zprint_human(const struct zns *z, const struct zopts *o,
            zns_waf_x1000(z), t.host_pages_written, t.host_pages_programmed,
            t.zone_resets, t.blocks_erased);
     if (zns_wcache_pages(z)) {
-        struct zns_wc_counters w;
+        struct zns_wc_counters wc;
 
-        zns_wcache_counters(z, &w);
+        zns_wcache_counters(z, &wc);
         printf("write cache: write_cache_mb=%u (%" PRIu64 " pages): "
                "pages_cached=%" PRIu64 " full_waits=%" PRIu64 "\n",
-               c->write_cache_mb, zns_wcache_pages(z), w.pages_cached,
-               w.full_waits);
+               c->write_cache_mb, zns_wcache_pages(z), wc.pages_cached,
+               wc.full_waits);
     }
     zns_get_wear(z, &w);
     printf("wear: erase_count min=%u max=%u mean=%.2f stddev=%.2f "
