@@ -35,14 +35,14 @@
 #
 # Settings (NAME=VALUE arguments): FS=f2fs, DEV=/dev/nvme0n1, DEV2= (a
 # device, or nsN: the namespace of nvme0 with NSID N),
-# FILE_MB=160, OVER=2, BS=16k, FSYNC=64, SEED=1, DELAY=on.
+# FILE_MB=200, OVER=4, BS=16k, FSYNC=64, SEED=1, DELAY=on.
 
 # shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
 # current directory
 . "$(dirname "$0")/lib.sh" 2>/dev/null || . ./lib.sh 2>/dev/null ||
     { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 tut_args "$@"
-tut_defaults FS=f2fs DEV=/dev/nvme0n1 DEV2= FILE_MB=160 OVER=2 BS=16k FSYNC=64 SEED=1 DELAY=on
+tut_defaults FS=f2fs DEV=/dev/nvme0n1 DEV2= FILE_MB=200 OVER=4 BS=16k FSYNC=64 SEED=1 DELAY=on
 # nsN: controller nvme0's namespace with NSID N (Linux scans namespaces in
 # parallel: nvme0n1 is not always NSID 1)
 byns() {

@@ -4,7 +4,13 @@
 # zns_zrwa_num), inside a guest (the embedded one of scripts/femu-run, or
 # a real one with nvme-cli, blkzone and python3), next to lib.sh.
 #
-# QD1 4 KiB commands as NVMe passthrough from one python3 loop (one host
+# cli: nvme-cli's zns commands on zone 0 (ZRWA of 64 blocks or more, 8
+# blocks per 4 KiB): open with ZRWA, write out of order inside the window,
+# see the write pointer stay; commit 16 blocks (zrwa-flush-zone), a write
+# past the window (implicit commit), a write below the write pointer
+# refused, Finish; report-zones and C0h after each step.
+#
+# timing: QD1 4 KiB commands as NVMe passthrough from one python3 loop (one host
 # path for all of them), median and mean of N each:
 #   plain     Write at the write pointer of a zone without ZRWA
 #   window    Write into the ZRWA of a zone opened with ZRWAA (Zone
@@ -26,14 +32,15 @@
 #
 # WARNING: it resets every zone of the namespace.
 #
-# Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, N=50.
+# Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, N=50, PARTS=all
+# (cli, timing).
 
 # shared helpers (scripts/tutorials/lib.sh): beside this script, or in the
 # current directory
 . "$(dirname "$0")/lib.sh" 2>/dev/null || . ./lib.sh 2>/dev/null ||
     { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 tut_args "$@"
-tut_defaults DEV=/dev/nvme0n1 N=50
+tut_defaults DEV=/dev/nvme0n1 N=50 PARTS=all
 tut_dev
 [ "$(cat /sys/block/$NAME/queue/zoned)" = host-managed ] || die "$DEV is not a host-managed zoned device"
 idns=$(nvme zns id-ns "$DEV") || die "nvme zns id-ns $DEV failed"
@@ -43,6 +50,33 @@ ZRWASZ=$(field zrwasz) ZRWAFG=$(field zrwafg) NUMZRWA=$(( $(field numzrwa) + 1 )
 echo "zrwa-run: zrwasz=$ZRWASZ zrwafg=$ZRWAFG numzrwa=$NUMZRWA (logical blocks of $(cat /sys/block/$NAME/queue/logical_block_size) B)"
 blkzone reset "$DEV"
 hp() { set -- $(c0 3); echo "host_pages=$2 programmed=$4"; }
+
+if [ "$PARTS" != timing ]; then
+    # the walk-through: each nvme-cli command and what it prints
+    run() { echo "\$ $*" | sed "s|$DEV|\$DEV|g"; "$@" 2>&1 | sed 's/ *$//'; }
+    rep() { run nvme zns report-zones "$DEV" -d 1; }
+    head -c 4096 /dev/urandom >/tmp/zrwa-a; head -c 8192 /dev/urandom >/tmp/zrwa-b
+    echo "C0h: $(hp)"
+    run nvme zns open-zone "$DEV" -s 0 --zrwaa
+    rep
+    run nvme write "$DEV" -s 32 -c 7 -z 4096 -d /tmp/zrwa-a
+    run nvme write "$DEV" -s 0 -c 15 -z 8192 -d /tmp/zrwa-b
+    run nvme write "$DEV" -s 32 -c 7 -z 4096 -d /tmp/zrwa-a
+    rep
+    echo "C0h: $(hp)"
+    run nvme zns zrwa-flush-zone "$DEV" --lba=15
+    rep
+    echo "C0h: $(hp)"
+    run nvme write "$DEV" -s 72 -c 15 -z 8192 -d /tmp/zrwa-b
+    rep
+    echo "C0h: $(hp)"
+    run nvme write "$DEV" -s 8 -c 7 -z 4096 -d /tmp/zrwa-a
+    run nvme zns finish-zone "$DEV" -s 0
+    rep
+    echo "C0h: $(hp)"
+    blkzone reset "$DEV"
+    [ "$PARTS" = cli ] && exit 0
+fi
 echo "C0h before: $(hp)"
 
 python3 - "$DEV" "$N" "$ZRWASZ" "$ZRWAFG" <<'PY'
