@@ -131,10 +131,13 @@ fiojob() {  # fiojob NAME FIO-ARGS...: "MiB/s MiB"
         die "fio $1 failed (file system full?)"
     mibs <<<"$out"
 }
+# (fiojob runs in a subshell: its die ends only that, hence the checks)
 read -r t a <<<"$(fiojob fill --rw=write --bs=1m)"
+[ -n "$a" ] || die "the fill failed"
 report fill "$a" "$t"
 read -r t a <<<"$(fiojob over --rw=randwrite --bs=$BS --fsync=$FSYNC \
     --io_size=$((OVER * FILE_MB))m --randseed=$SEED)"
+[ -n "$a" ] || die "the overwrite failed"
 report overwrite "$a" "$t"
 dmesg | grep -E 'F2FS-fs.*(error|ERROR)|BTRFS error|EXT4-fs error' | tail -3
 umount $M
