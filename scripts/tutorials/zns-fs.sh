@@ -43,23 +43,12 @@
     { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 tut_args "$@"
 tut_defaults FS=f2fs DEV=/dev/nvme0n1 DEV2= FILE_MB=200 OVER=4 BS=16k FSYNC=64 SEED=1 DELAY=on
-# nsN: controller nvme0's namespace with NSID N (Linux scans namespaces in
-# parallel: nvme0n1 is not always NSID 1)
-byns() {
-    local b
-    case $1 in ns[0-9]*) ;; *) echo "$1"; return ;; esac
-    for b in /sys/block/nvme0n*; do
-        [ "$(cat $b/nsid 2>/dev/null)" = "${1#ns}" ] && { echo /dev/$(basename $b); return; }
-    done
-    die "no namespace with NSID ${1#ns} on nvme0"
-}
-DEV=$(byns "$DEV") || exit 1
-[ -n "$DEV2" ] && { DEV2=$(byns "$DEV2") || exit 1; }
+DEV=$(tut_byns "$DEV") || exit 1
+[ -n "$DEV2" ] && { DEV2=$(tut_byns "$DEV2") || exit 1; }
 tut_dev
 M=/mnt/zns-fs
 
 zoned() { [ "$(cat /sys/block/$(basename "$1")/queue/zoned)" = host-managed ]; }
-nsid() { cat /sys/block/$(basename "$1")/nsid 2>/dev/null || nvme get-ns-id "$1" | sed 's/.*: *//'; }
 devs=("$DEV")
 [ -n "$DEV2" ] && devs+=("$DEV2")
 for d in "${devs[@]}"; do
@@ -70,18 +59,13 @@ done
 
 # C0h of every namespace used, the FTL once: "host nand gc resets"
 c0sum() {
-    local d f h=0 n=0 g=0 r=0 ftl=0 v
+    local d h=0 n=0 g=0 r=0 ftl=0 v
     for d in "${devs[@]}"; do
         if ! zoned "$d"; then
             [ $ftl = 1 ] && continue
             ftl=1
         fi
-        f=$(mktemp)
-        nvme get-log "$CTRL" --log-id=0xc0 --log-len=512 --namespace-id="$(nsid "$d")" \
-            --raw-binary >"$f" 2>/dev/null && [ "$(wc -c <"$f")" -ge 48 ] ||
-            { rm -f "$f"; die "cannot read log page C0h of $d"; }
-        v=($(od -An -v -t u8 -j 8 -N 32 "$f"))
-        rm -f "$f"
+        v=($(c0ns "$d")) || die "cannot read log page C0h of $d"
         h=$((h + v[0])) g=$((g + v[1])) n=$((n + v[2] + v[1])) r=$((r + v[3]))
     done
     echo "$h $n $g $r"
@@ -117,6 +101,7 @@ prev=(0 0 0 0)
 report() {  # report PHASE APP_MIB MIBS
     local c
     c=($(c0sum))
+    [ ${#c[@]} = 4 ] || die "cannot read log page C0h"
     awk -v fs=$FS -v p=$1 -v a=$2 -v t=$3 -v h=$((c[0] - prev[0])) -v n=$((c[1] - prev[1])) \
         -v g=$((c[2] - prev[2])) -v r=$((c[3] - prev[3])) 'BEGIN {
         printf "RESULT fs=%s phase=%s app_mib=%d mibs=%.1f host_pages=%d nand_pages=%d gc_pages=%d zone_resets=%d fs_waf=%.3f dev_waf=%.3f total_waf=%.3f\n",
