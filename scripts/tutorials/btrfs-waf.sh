@@ -2,7 +2,8 @@
 # btrfs-waf.sh: write amplification of a btrfs file system on a FEMU
 # device, inside a guest (the embedded one of scripts/femu-run, which has
 # the btrfs module and mkfs.btrfs, or a real one with btrfs-progs and
-# nvme-cli), next to lib.sh.  On a zoned namespace (femu_mode=3)
+# nvme-cli), next to lib.sh.  C0h is read with DEV's NSID (on a controller
+# with several namespaces, the zoned namespace's own counters).  On a zoned namespace (femu_mode=3)
 # mkfs.btrfs makes a zoned btrfs; on a BlackBox SSD (femu_mode=1) a
 # regular one.
 #
@@ -16,6 +17,9 @@
 #   RESULT mode=zoned|regular app_mib=A host_pages=. nand_pages=.
 #          host_mib=H nand_mib=N fs_waf=H/A dev_waf=N/H total_waf=N/A
 #          gc_pages=G zone_resets=R blocks_erased=E
+#          secs=S app_mibs=A/S
+# S = seconds from the first file written to the last sync (with
+# DELAY=on, the throughput of the emulated drive under the host's load);
 # host = pages the host wrote (C0h bytes 8-15), nand = pages programmed for
 # the host (24-31) plus pages the device's GC moved (16-23: G), zone resets
 # and erased blocks (32-47, femu_mode=3 only); A = MiB of file data written.
@@ -26,7 +30,8 @@
 # small device reclaims zones only once 75% of it is allocated, and can run
 # out of space before, when FILL is large) stops it with status 1.
 #
-# Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1, FILE_MB=1, FILL=40,
+# Settings (NAME=VALUE arguments): DEV=/dev/nvme0n1 (or nsN: nvme0's
+# namespace with NSID N), FILE_MB=1, FILL=40,
 # CHURN=16, ROUNDS=20, SEED=1, DELAY=off (0xEF code 4: NAND delays off,
 # the counts do not depend on them; DELAY=on keeps them).
 
@@ -36,6 +41,7 @@
     { echo "$(basename "$0" .sh): lib.sh not found beside $0 or in $PWD: copy the whole scripts/tutorials/ directory" >&2; exit 1; }
 tut_args "$@"
 tut_defaults DEV=/dev/nvme0n1 FILE_MB=1 FILL=40 CHURN=16 ROUNDS=20 SEED=1 DELAY=off
+DEV=$(tut_byns "$DEV") || exit 1
 tut_dev
 M=/mnt/btrfs-waf
 
@@ -50,6 +56,7 @@ echo "btrfs-waf: $(grep " $M " /proc/mounts)"
 sync
 [ "$DELAY" = off ] && ctl 4
 ctl 5
+t0=$(date +%s.%N)
 
 RANDOM=$SEED
 app=0 next=0
@@ -77,12 +84,13 @@ for r in $(seq "$ROUNDS"); do
     for i in $(seq "$CHURN"); do wr; done
     fs_ok
 done
+secs=$(awk -v t0=$t0 -v t1=$(date +%s.%N) 'BEGIN { printf "%.1f", t1 - t0 }')
 umount $M
-v=$(c0 5) || die "cannot read log page C0h of $CTRL"
-read -r _ host gc prog resets erased <<<"$v"
+v=$(c0ns "$DEV") || die "cannot read log page C0h of $DEV"
+read -r host gc prog resets erased <<<"$v"
 [ "$DELAY" = off ] && ctl 3
 [ "$zoned" = host-managed ] && mode=zoned || mode=regular
-awk -v mode=$mode -v a=$app -v h=$host -v p=$prog -v g=$gc -v r=$resets -v e=$erased 'BEGIN {
+awk -v mode=$mode -v a=$app -v h=$host -v p=$prog -v g=$gc -v r=$resets -v e=$erased -v s=$secs 'BEGIN {
     n = p + g; hm = h * 4096 / 1048576; nm = n * 4096 / 1048576
-    printf "RESULT mode=%s app_mib=%d host_pages=%d nand_pages=%d host_mib=%.1f nand_mib=%.1f fs_waf=%.3f dev_waf=%.3f total_waf=%.3f gc_pages=%d zone_resets=%d blocks_erased=%d\n",
-        mode, a, h, n, hm, nm, hm / a, n / h, nm / a, g, r, e }'
+    printf "RESULT mode=%s app_mib=%d host_pages=%d nand_pages=%d host_mib=%.1f nand_mib=%.1f fs_waf=%.3f dev_waf=%.3f total_waf=%.3f gc_pages=%d zone_resets=%d blocks_erased=%d secs=%s app_mibs=%.2f\n",
+        mode, a, h, n, hm, nm, hm / a, n / h, nm / a, g, r, e, s, a / s }'

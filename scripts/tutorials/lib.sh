@@ -1,5 +1,6 @@
 # lib.sh: what the tutorial scripts that are not published as single
-# files (first-ssd.sh, lat-run.sh, zns-run.sh, btrfs-waf.sh) share;
+# files (first-ssd.sh, lat-run.sh, zns-run.sh, btrfs-waf.sh, zrwa-run.sh,
+# zns-fs.sh) share;
 # waf-run.sh and fdp-run.sh run alone and carry their own helpers.  It runs
 # inside the guest, next to them: copy the whole scripts/tutorials/
 # directory into the guest (scripts/femu-run --file
@@ -28,6 +29,13 @@
 #                        gc_moved programmed", or with N the first N u64
 #                        counters (5: also zone_resets blocks_erased)
 #   ctl CODE             admin opcode 0xEF (run-time control) with CDW10=CODE
+#   tut_byns ARG         nsN: the block device of nvme0's namespace with
+#                        NSID N (Linux scans namespaces in parallel: nvme0n1
+#                        is not always NSID 1); anything else: ARG
+#   c0ns DEV             log page C0h of DEV's namespace (Get Log Page with
+#                        its NSID): "host_written gc_moved programmed
+#                        zone_resets blocks_erased" (a zoned namespace's own counters;
+#                        every BlackBox namespace gives the shared FTL's)
 #   die MSG              "ME: MSG" on stderr, exit 1
 
 ME=${ME:-$(basename "$0" .sh)}
@@ -193,4 +201,24 @@ ctl() { # 0xEF run-time control code, sent without a data buffer
     local out
     out=$(nvme admin-passthru "$CTRL" --opcode=0xef --cdw10="$1" 2>&1) ||
         die "0xEF code $1 failed on $CTRL: $out"
+}
+
+tut_byns() { # tut_byns ARG: nsN -> nvme0's namespace with NSID N, else ARG
+    local b
+    case $1 in ns[0-9]*) ;; *) echo "$1"; return ;; esac
+    for b in /sys/block/nvme0n*; do
+        [ "$(cat "$b/nsid" 2>/dev/null)" = "${1#ns}" ] && { echo "/dev/${b##*/}"; return; }
+    done
+    die "no namespace with NSID ${1#ns} on nvme0"
+}
+
+c0ns() { # c0ns DEV: "host_written gc_moved programmed zone_resets blocks_erased" of DEV's namespace
+    local d=${1##*/} f v
+    f=$(mktemp) || return 1
+    nvme get-log "/dev/${d%n[0-9]*}" --log-id=0xc0 --log-len=512 \
+        --namespace-id="$(cat "/sys/block/$d/nsid")" --raw-binary >"$f" 2>/dev/null &&
+        [ "$(wc -c <"$f")" -ge 48 ] || { rm -f "$f"; echo "cannot read log page C0h of $1" >&2; return 1; }
+    v=$(od -An -v -t u8 -j 8 -N 40 "$f")
+    rm -f "$f"
+    echo $v
 }

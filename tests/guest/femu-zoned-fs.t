@@ -8,5 +8,6 @@
 # max_open=max_active=14 (f2fs keeps six logs open, zonefs none).
 . "$(dirname "$0")/femu-lib.sh"
 need_runner
-femu_guest zoned-fs.sh --timeout 900 --mem 1G \
+femu_guest zoned-fs.sh --timeout 900 --mem 1G --file "$ROOT/scripts/tutorials/zns-fs.sh:zns-fs.sh" \
+    --file "$ROOT/scripts/tutorials/lib.sh:lib.sh" \
     -device femu,serial=ZF,nchs=2,luns_per_ch=2,blks_per_pl=256,pgs_per_blk=256,devsz_mb=768,namespaces=2,namespace_modes=bbssd,,znssd,namespace_sizes=128M,,256M,zone_luns=4,zone_size_mb=4,max_open=14,max_active=14

@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/tutorials/lib.sh on the host (no guest, a second): the sizes the
 # tutorial scripts accept, NAME=VALUE arguments and defaults, that
-# lat-run.sh, first-ssd.sh, zns-run.sh, btrfs-waf.sh and trace-run.sh find lib.sh beside
+# lat-run.sh, first-ssd.sh, zns-run.sh, btrfs-waf.sh, trace-run.sh,
+# zrwa-run.sh and zns-fs.sh find lib.sh beside
 # them or say what to copy when it is missing, and that waf-run.sh and
 # fdp-run.sh run alone.
 set -u
@@ -48,7 +49,7 @@ got=$(cd "$d" && PATH=$d/bin:$PATH bash -c 'ME=t; . "$1"; CTRL=/dev/nvme0; c0; c
 
 # the scripts that are not published alone use the shared helpers, not
 # their own copies
-for s in lat-run first-ssd zns-run btrfs-waf trace-run; do
+for s in lat-run first-ssd zns-run btrfs-waf trace-run zrwa-run zns-fs; do
     grep -q '^\. "\$(dirname "\$0")/lib\.sh"' "$T/$s.sh" || fail "$s.sh does not source lib.sh"
     grep -Eq '^(size|c0|die|ctl)\(\)' "$T/$s.sh" && fail "$s.sh defines its own copy of a lib.sh helper"
     # --help works where lib.sh is beside the script (the guest's case)

@@ -106,3 +106,18 @@ check "zonefs: the zone is empty again, and seq/0's is not" bash -c \
     "blkzone report -c 1 -o $((2 * zsec)) $ZONED | grep -q 'zcond: *1(em)' &&
      ! blkzone report -c 1 -o $zsec $ZONED | grep -q 'zcond: *1(em)'"
 umount $Z
+
+# tutorial 06's zns-fs.sh on the pair (so it cannot rot), small: f2fs over
+# both namespaces, a 16 MiB file written and overwritten once.  The zoned
+# namespace programs what the host wrote (no device GC); f2fs writes at
+# least what fio wrote; NAND pages = host pages + GC pages.
+bash zns-fs.sh FS=f2fs DEV=ns1 DEV2=ns2 FILE_MB=16 OVER=1 > /tmp/zf 2>&1; echo "zns-fs.sh rc=$?"; cat /tmp/zf
+check "zns-fs.sh: f2fs on the pair, fill and overwrite" python3 -c '
+import re; t = open("/tmp/zf").read()
+assert "mkfs.f2fs -f -m -c" in t, t
+r = [dict(kv.split("=") for kv in l.split()[1:]) for l in t.splitlines() if l.startswith("RESULT ")]
+assert [x["phase"] for x in r] == ["fill", "overwrite"], r
+for x in r:
+    assert x["fs"] == "f2fs" and int(x["app_mib"]) == 16, x
+    h, n, g = int(x["host_pages"]), int(x["nand_pages"]), int(x["gc_pages"])
+    assert h >= 16 * 256 and n == h + g and float(x["fs_waf"]) >= 1.0 and float(x["mibs"]) > 0, x'

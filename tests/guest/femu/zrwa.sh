@@ -87,3 +87,29 @@ check "report-zones -e on zone 5 (no extension set): zeroes" bash -c \
 # the zoned block device still works alongside: blkzone and a plain write
 check "blkzone reset; sequential write at a write pointer" bash -c \
     "blkzone reset $D && nvme write $D -s 0 -c 7 -z 4096 -d /tmp/a && nvme zns report-zones $D -d 1 | grep -q 'WP: 0x8 '"
+
+# tutorial 06's zrwa-run.sh (so it cannot rot), N=4: window writes leave
+# the write pointer at 0; 4 writes past the 64-block window (8 blocks
+# each) commit 2 granules of 16 (write pointer 32: the writes at 64 and
+# 80 moved it, those at 72 and 88 did not); 4 commits of a granule move
+# it to 64.  Lower bounds only for the times: a plain write, a commit
+# (written or not) and a committing write each program NAND pages
+# (pg_wr_lat 200 us), a host cannot make them faster.
+bash zrwa-run.sh DEV=$D N=4 > /tmp/zw 2>&1; echo "zrwa-run.sh rc=$?"; cat /tmp/zw
+check "zrwa-run.sh: window writes leave the write pointer at 0" grep -q 'write pointer after 4 window writes: 0$' /tmp/zw
+check "zrwa-run.sh: implicit commits, write pointer 0 -> 32" grep -q 'write pointer 0 -> 32 after 4 writes past the window' /tmp/zw
+check "zrwa-run.sh: 2 committing writes, 2 not" bash -c \
+    "grep -Eq '^implicit  .*\(n=2\)$' /tmp/zw && grep -Eq '^implicit-none .*\(n=2\)$' /tmp/zw"
+check "zrwa-run.sh: 4 commits, write pointer 64" grep -q 'write pointer 64 after 4 commits of 16 blocks' /tmp/zw
+check "zrwa-run.sh: plain, commit, commit-empty, implicit take at least pg_wr_lat" python3 -c '
+import re; t = open("/tmp/zw").read()
+m = dict(re.findall(r"^(\S+) +median +(\d+) us", t, re.M))
+assert all(int(m[k]) >= 200 for k in ("plain", "commit", "commit-empty", "implicit")), m'
+# its nvme-cli walk-through (tutorial 06 prints it): the write pointer
+# stays at 0 after out-of-order writes, moves to 0x10 with the commit, to
+# 0x20 with the write past the window; a write below it is refused
+check "zrwa-run.sh cli: write pointers 0, 0, 0x10, 0x20, then Finish" python3 -c '
+import re; t = open("/tmp/zw").read().split("C0h before")[0]
+wps = re.findall(r"^SLBA: 0 +WP: (\S+)", t, re.M)
+assert wps[:4] == ["0", "0", "0x10", "0x20"] and len(wps) == 5, wps'
+check "zrwa-run.sh cli: a write below the write pointer is Zone Invalid Write" grep -qi 'Zone Invalid Write' /tmp/zw
