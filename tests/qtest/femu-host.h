@@ -166,5 +166,8 @@ void test_zns_reset_all(void);
 /* femu-ns-mgmt.c */
 void test_ns_mgmt(void);
 void test_zns_zrwa(void);
+/* femu-sgl.c */
+void test_sgl(void);
+void test_sgl_off(void);
 
 #endif

@@ -12,7 +12,8 @@
  *
  * Files: femu-host.c/.h (the host and the health check), femu-queues.c
  * (registers, queues, doorbells), femu-admin-io.c (admin and I/O
- * commands, log pages, features), femu-fdp.c, femu-zns.c, and the fuzz
+ * commands, log pages, features), femu-fdp.c, femu-zns.c, femu-sgl.c
+ * (Scatter Gather Lists), and the fuzz
  * groups femu-random-commands.c and femu-random-chaos.c.  Every .c file
  * named femu-*.c here is linked into this one binary by
  * scripts/graft/graft.sh.
@@ -72,5 +73,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cmds/inject", test_cmds_inject);
     qtest_add_func("/femu/cmds/dulbe", test_cmds_dulbe);
     qtest_add_func("/femu/cmds/format", test_cmds_format);
+    qtest_add_func("/femu/sgl", test_sgl);
+    qtest_add_func("/femu/sgl/off", test_sgl_off);
     return g_test_run();
 }
