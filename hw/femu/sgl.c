@@ -235,7 +235,9 @@ out:
 uint16_t femu_dma_sgl(FemuCtrl *n, const NvmeSglDescriptor *sgl,
                       uint8_t *buf, uint64_t len, bool to_guest)
 {
-    FemuSglWalk *w;
+    /* on the stack, as femu_dma_prp's list page; the segment arrays are
+     * only read below nsegs, so only the counters are set */
+    FemuSglWalk w;
     uint16_t status;
 
     if (!len) {
@@ -244,15 +246,16 @@ uint16_t femu_dma_sgl(FemuCtrl *n, const NvmeSglDescriptor *sgl,
     if (len > n->max_xfer) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    w = g_new0(FemuSglWalk, 1);
-    w->n = n;
-    w->to_guest = to_guest;
-    w->left = len;
-    w->ents = g_array_new(false, false, sizeof(FemuSglEnt));
-    status = femu_sgl_walk(w, sgl);
-    trace_femu_sgl(len, to_guest, w->nsegs, w->ndescs, w->ents->len, status);
-    for (guint i = 0; i < w->ents->len && !status; i++) {
-        FemuSglEnt *e = &g_array_index(w->ents, FemuSglEnt, i);
+    w.n = n;
+    w.to_guest = to_guest;
+    w.left = len;
+    w.ndescs = 0;
+    w.nsegs = 0;
+    w.ents = g_array_sized_new(false, false, sizeof(FemuSglEnt), 8);
+    status = femu_sgl_walk(&w, sgl);
+    trace_femu_sgl(len, to_guest, w.nsegs, w.ndescs, w.ents->len, status);
+    for (guint i = 0; i < w.ents->len && !status; i++) {
+        FemuSglEnt *e = &g_array_index(w.ents, FemuSglEnt, i);
         bool ok = e->bucket ||
                   (to_guest ? femu_dma_write(n, e->addr, buf, e->len)
                             : femu_dma_read(n, e->addr, buf, e->len));
@@ -263,7 +266,6 @@ uint16_t femu_dma_sgl(FemuCtrl *n, const NvmeSglDescriptor *sgl,
         }
         buf += e->len;
     }
-    g_array_free(w->ents, true);
-    g_free(w);
+    g_array_free(w.ents, true);
     return status;
 }
