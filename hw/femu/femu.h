@@ -23,6 +23,7 @@
  *   state.c   the state file (state=): the SSD kept across QEMU runs
  *   ns.c      Namespace Management and Attachment (ns_mgmt=on)
  *   format.c  Format NVM: erase, or the other LBA format
+ *   sgl.c     Scatter Gather Lists of I/O commands (sgl=on)
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,

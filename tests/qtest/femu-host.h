@@ -169,5 +169,6 @@ void test_zns_zrwa(void);
 /* femu-sgl.c */
 void test_sgl(void);
 void test_sgl_off(void);
+void test_sgl_random(void);
 
 #endif

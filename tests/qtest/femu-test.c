@@ -75,5 +75,6 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/cmds/format", test_cmds_format);
     qtest_add_func("/femu/sgl", test_sgl);
     qtest_add_func("/femu/sgl/off", test_sgl_off);
+    qtest_add_func("/femu/sgl/random", test_sgl_random);
     return g_test_run();
 }
