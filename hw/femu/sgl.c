@@ -246,6 +246,22 @@ uint16_t femu_dma_sgl(FemuCtrl *n, const NvmeSglDescriptor *sgl,
     if (len > n->max_xfer) {
         return NVME_INVALID_FIELD | NVME_DNR;
     }
+    if (sgl->type == (NVME_SGL_DESCR_TYPE_DATA_BLOCK << 4) &&
+        le32_to_cpu(sgl->len) == len &&
+        le64_to_cpu(sgl->addr) + len > le64_to_cpu(sgl->addr)) {
+        /* the whole transfer in one Data Block (Linux's single pieces):
+         * what the walk below would find, without building a list */
+        uint64_t addr = le64_to_cpu(sgl->addr);
+        bool ok = to_guest ? femu_dma_write(n, addr, buf, len)
+                           : femu_dma_read(n, addr, buf, len);
+
+        status = ok ? NVME_SUCCESS : NVME_DATA_TRAS_ERROR | NVME_DNR;
+        if (!ok) {
+            FEMU_GUEST_ERR(femu_sgl_xfer_failed, addr, len);
+        }
+        trace_femu_sgl(len, to_guest, 0, 1, 1, status);
+        return status;
+    }
     w.n = n;
     w.to_guest = to_guest;
     w.left = len;

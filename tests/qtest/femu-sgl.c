@@ -343,6 +343,8 @@ static void bad_reads(Sgl *s)
 
     /* not guest RAM: the segment, a data block (nothing else written) */
     bad_read(s, LAST(far, 1), 1, NVME_DATA_TRAS_ERROR);
+    bad_read(s, DATA(far, SGL_T), 1, NVME_DATA_TRAS_ERROR);
+    bad_read(s, DATA(-(uint64_t)SGL_T, SGL_T), 1, NVME_DATA_SGL_LEN_INVALID);
     d[0] = DATA(A, 512);
     d[1] = DATA(far, SGL_T - 512);
     put_seg(s, L, d, 2);

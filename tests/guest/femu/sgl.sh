@@ -62,7 +62,8 @@ if [ "$PHASE" = perf ]; then
     check "sgl_threshold writable at run time" sh -c "echo 0 >$TH && echo 1 >$TH"
     fio --name=fill --filename="$d" --direct=1 --rw=write --bs=1m --size=64M >/dev/null 2>&1
     for round in 1 2 3; do
-        for th in 1 0; do
+        # SGLs first in rounds 1 and 3, PRPs first in round 2
+        for th in $([ $round = 2 ] && echo 0 1 || echo 1 0); do
             echo $th >$TH
             for job in "--rw=read --bs=128k --iodepth=16" "--rw=randread --bs=4k --iodepth=16"; do
                 # shellcheck disable=SC2086
