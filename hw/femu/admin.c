@@ -123,7 +123,9 @@ static uint16_t femu_identify_ctrl(FemuCtrl *n, NvmeCmd *cmd)
                           NVME_OCFS_COPY_FORMAT_0 : 0);
     id.vwc = n->params.vwc ?
              NVME_VWC_PRESENT | NVME_VWC_NSID_BROADCAST_SUPPORT : 0;
-    id.sgls = 0;                    /* PRPs only */
+    /* SGLs for I/O commands: byte aligned data blocks, bit buckets */
+    id.sgls = n->params.sgl ? cpu_to_le32(NVME_CTRL_SGLS_SUPPORT_NO_ALIGN |
+                                          NVME_CTRL_SGLS_BITBUCKET) : 0;
     if (n->subsys && n->subsys->nqn) {
         /* the name FEMU upstream and QEMU's nvme-subsys give */
         snprintf(subnqn, sizeof(subnqn), "nqn.2019-08.org.qemu:%s",
@@ -692,6 +694,12 @@ static uint16_t femu_admin_exec(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
 {
     if (NVME_CMD_FLAGS_FUSE(cmd->flags)) {
         FEMU_GUEST_ERR(femu_cmd_fused, 0, le16_to_cpu(cmd->cid));
+        return NVME_INVALID_FIELD | NVME_DNR;
+    }
+    if (NVME_CMD_FLAGS_PSDT(cmd->flags) != NVME_PSDT_PRP) {
+        /* NVMe 2.0 4.2: PRPs shall be used for all Admin commands over PCIe */
+        FEMU_GUEST_ERR(femu_admin_sgl, le16_to_cpu(cmd->cid),
+                       NVME_CMD_FLAGS_PSDT(cmd->flags));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
     switch (cmd->opcode) {

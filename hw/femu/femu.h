@@ -23,6 +23,7 @@
  *   state.c   the state file (state=): the SSD kept across QEMU runs
  *   ns.c      Namespace Management and Attachment (ns_mgmt=on)
  *   format.c  Format NVM: erase, or the other LBA format
+ *   sgl.c     Scatter Gather Lists of I/O commands (sgl=on)
  *
  * Threads: the admin queue, registers and interrupts run in QEMU's main
  * loop (BQL held).  I/O submission queues are served by poller threads,
@@ -394,6 +395,7 @@ typedef struct FemuParams {
     uint16_t oacs;          /* Identify OACS / ONCS reported */
     uint16_t oncs;
     bool ns_mgmt;           /* Namespace Management and Attachment (ns.c) */
+    bool sgl;               /* SGLs for I/O commands (sgl.c) */
     /* injected media errors per million media reads / writes (io.c) */
     uint32_t err_read_unc_ppm;
     uint32_t err_write_fail_ppm;
@@ -699,6 +701,15 @@ uint16_t femu_dma_prp(FemuCtrl *n, uint64_t prp1, uint64_t prp2,
                       uint8_t *buf, uint64_t len, bool to_guest);
 uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
                       bool to_guest);
+
+/* sgl.c: Scatter Gather Lists */
+#define FEMU_SGL_MAX_DESCS      8192    /* descriptors read per command */
+#define FEMU_SGL_MAX_SEGS       256     /* segments per command */
+/* not in block/nvme.h: the Offset sub type and its status (NVMe 2.0) */
+#define FEMU_SGL_DESCR_SUBTYPE_OFFSET   0x1
+#define FEMU_SGL_OFFSET_INVALID         0x0016
+uint16_t femu_dma_sgl(FemuCtrl *n, const NvmeSglDescriptor *sgl,
+                      uint8_t *buf, uint64_t len, bool to_guest);
 
 /* admin.c */
 void femu_admin_bh(void *opaque);

@@ -237,8 +237,10 @@ static FemuProp femu_dev_rows[] = {
              "Identify ONCS: the optional I/O commands reported (a subset of "
              "0x1df: Compare, Write Uncorrectable, DSM, Write Zeroes, "
              "Save/Select in Features, Timestamp, Verify, Copy; 0 = all)"),
-    FIXED(BOOL, "sgl", false, "FEMU upstream: Scatter Gather Lists",
-          "SGLs are not supported yet: data moves with PRPs"),
+    FREE_ROW(BOOL, "sgl", DEV(params.sgl), true,
+             "Scatter Gather Lists for I/O commands: data blocks, bit "
+             "buckets, segments (Identify SGLS 0x10001; off = PRPs only, "
+             "SGLS 0; docs/commands.md)"),
     ROW(U16, "vid", DEV(params.vid), FEMU_PCI_VENDOR_ID, 1, 0xfffe,
         "PCI vendor ID (and subsystem vendor ID)"),
     ROW(U16, "did", DEV(params.did), FEMU_PCI_DEVICE_ID, 0, 0xfffe,

@@ -260,13 +260,28 @@ uint16_t femu_dma_prp(FemuCtrl *n, uint64_t prp1, uint64_t prp2,
     return NVME_SUCCESS;
 }
 
-/* Data transfer of a command: PRPs only (SGLs are not supported). */
+/*
+ * Data transfer of a command: PRPs (PSDT 00b) or an SGL (01b, 10b: the
+ * two differ only in MPTR: FEMU has no separate metadata; sgl=on).  Admin
+ * commands never get here with an SGL (femu_admin_exec refuses them).
+ */
 uint16_t femu_dma_cmd(FemuCtrl *n, NvmeCmd *cmd, uint8_t *buf, uint64_t len,
                       bool to_guest)
 {
-    if (NVME_CMD_FLAGS_PSDT(cmd->flags) != NVME_PSDT_PRP) {
+    switch (NVME_CMD_FLAGS_PSDT(cmd->flags)) {
+    case NVME_PSDT_PRP:
+        return femu_dma_prp(n, le64_to_cpu(cmd->dptr.prp1),
+                            le64_to_cpu(cmd->dptr.prp2), buf, len, to_guest);
+    case NVME_PSDT_SGL_MPTR_CONTIGUOUS:
+    case NVME_PSDT_SGL_MPTR_SGL:
+        if (!n->params.sgl) {
+            /* sgl=off: SGLS is 0 */
+            FEMU_GUEST_ERR(femu_sgl_off, le16_to_cpu(cmd->cid));
+            return NVME_INVALID_FIELD | NVME_DNR;
+        }
+        return femu_dma_sgl(n, &cmd->dptr.sgl, buf, len, to_guest);
+    default:
+        FEMU_GUEST_ERR(femu_psdt_reserved, le16_to_cpu(cmd->cid));
         return NVME_INVALID_FIELD | NVME_DNR;
     }
-    return femu_dma_prp(n, le64_to_cpu(cmd->dptr.prp1),
-                        le64_to_cpu(cmd->dptr.prp2), buf, len, to_guest);
 }

@@ -176,5 +176,9 @@ void test_zns_zrwa(void);
 void test_wear_events(void);
 void test_wear_events_aec(void);
 void test_wear_zoned(void);
+/* femu-sgl.c */
+void test_sgl(void);
+void test_sgl_off(void);
+void test_sgl_random(void);
 
 #endif

@@ -12,7 +12,8 @@
  *
  * Files: femu-host.c/.h (the host and the health check), femu-queues.c
  * (registers, queues, doorbells), femu-admin-io.c (admin and I/O
- * commands, log pages, features), femu-fdp.c, femu-zns.c, and the fuzz
+ * commands, log pages, features), femu-fdp.c, femu-zns.c, femu-sgl.c
+ * (Scatter Gather Lists), and the fuzz
  * groups femu-random-commands.c and femu-random-chaos.c.  Every .c file
  * named femu-*.c here is linked into this one binary by
  * scripts/graft/graft.sh.
@@ -79,5 +80,8 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/wear/events", test_wear_events);
     qtest_add_func("/femu/wear/events-aec", test_wear_events_aec);
     qtest_add_func("/femu/wear/zoned", test_wear_zoned);
+    qtest_add_func("/femu/sgl", test_sgl);
+    qtest_add_func("/femu/sgl/off", test_sgl_off);
+    qtest_add_func("/femu/sgl/random", test_sgl_random);
     return g_test_run();
 }

@@ -53,7 +53,7 @@ has "$A pcie" nvme list-subsys
 check "nvme list -v: controller row" bash -c "nvme list -v | grep -Eq \"^$A +0 +vSSD0 +FEMU BlackBox-SSD Controller +1\\.0 +pcie\""
 
 # --- Identify
-js 'j["vid"] == 0x1d1d and j["sn"].strip() == "vSSD0" and j["fr"].strip() == "1.0" and j["mdts"] == 7 and j["ver"] == 0x10400 and j["cntrltype"] == 1 and j["oacs"] == 0x122 and j["fna"] == 0 and j["lpa"] == 7 and j["elpe"] == 3 and j["aerl"] == 3 and j["frmw"] == 3 and j["sqes"] == 0x66 and j["cqes"] == 0x44 and j["maxcmd"] == 1024 and j["nn"] == 1 and j["oncs"] == 0x1df and j["ocfs"] == 1 and j["vwc"] == 7 and j["sgls"] == 0 and j["subnqn"] == "nqn.2026-01.io.femu:vSSD0"' \
+js 'j["vid"] == 0x1d1d and j["sn"].strip() == "vSSD0" and j["fr"].strip() == "1.0" and j["mdts"] == 7 and j["ver"] == 0x10400 and j["cntrltype"] == 1 and j["oacs"] == 0x122 and j["fna"] == 0 and j["lpa"] == 7 and j["elpe"] == 3 and j["aerl"] == 3 and j["frmw"] == 3 and j["sqes"] == 0x66 and j["cqes"] == 0x44 and j["maxcmd"] == 1024 and j["nn"] == 1 and j["oncs"] == 0x1df and j["ocfs"] == 1 and j["vwc"] == 7 and j["sgls"] == 0x10001 and j["subnqn"] == "nqn.2026-01.io.femu:vSSD0"' \
     nvme id-ctrl $C -o json
 has "[0:0] : 0x1	SMART/Health Log Page per NS Supported" nvme id-ctrl $C -H
 has "[2:2] : 0x1	Data Set Management Supported" nvme id-ctrl $C -H
