@@ -96,7 +96,8 @@ static void zusage(FILE *f)
 "  zrwa keys: commit=explicit|implicit (explicit: Commit Zone after each\n"
 "  window; implicit: the next window's writes move the write pointer)\n"
 "  rewrite (0: times each window is written again before its commit)\n"
-"  order=random|seq  seed (1)  finish (0; 1: Finish each zone at its end)\n"
+"  order=random|seq  seed (1)  finish=on|off (off; on: Finish each zone\n"
+"  after its last window)\n"
 "  unit=window|granule (what is written at random and then committed: the\n"
 "  ZRWA or one flush granule)\n"
 "Default phases: fill:zwrite (every zone, one job), reset:zreset.\n");
@@ -188,7 +189,11 @@ static int zset_prop(struct zopts *o, const char *k, const char *v)
     } else if (!strcmp(k, "zns_chnls_per_zone")) {
         o->chnls = x;
         o->chnls_given = true;
-    } else if (!strcmp(k, "zasl") && x <= UINT8_MAX) {
+    } else if (!strcmp(k, "zasl")) {
+        if (x > UINT8_MAX) {
+            fprintf(stderr, "femu-sim: %s=%s: too large\n", k, v);
+            return -1;
+        }
         o->zasl = (uint8_t)x;
     } else if (!strcmp(k, "zns_num_conv_zones")) {
         o->conv_zones = (uint32_t)x;
