@@ -274,9 +274,7 @@ static FemuProp femu_dev_rows[] = {
     FIXED(U32, "zns_num_conv_zones", 0,
           "FEMU upstream: conventional zones at the start of the zoned "
           "namespace",
-          "conventional zones make Linux reject the whole zone report "
-          "(FEMU upstream's README says so); use a BlackBox namespace for "
-          "conventional space"),
+          ZNS_CONV_ZONES_WHY),
     FREE_ROW(SIZE, "zns_zone_cap", COMPAT, 0,
              "FEMU upstream: zone capacity in bytes, a whole number of MiB "
              "(sets zone_cap_mb; 0 = the zone size)"),
@@ -759,6 +757,7 @@ out:
 /* FEMU upstream's properties whose unit or form differs from this one's. */
 static bool femu_props_upstream(FemuCtrl *n, Error **errp)
 {
+    char err[256];
     uint64_t v;
 
     if (!femu_props_namespaces(n, errp)) {
@@ -826,47 +825,32 @@ static bool femu_props_upstream(FemuCtrl *n, Error **errp)
         n->params.oncs = v;
     }
     if (femu_prop_given(n, "zns_zone_cap") &&
-        (v = femu_compat_u64(n, "zns_zone_cap"))) {
-        if (v % MiB) {
-            error_setg(errp, "zns_zone_cap=%" PRIu64 ": must be a whole "
-                       "number of MiB", v);
-            return false;
-        }
-        n->params.zns_zone_cap_mb = v / MiB;
+        zns_zone_cap_prop(femu_compat_u64(n, "zns_zone_cap"),
+                          &n->params.zns_zone_cap_mb, err, sizeof(err)) < 0) {
+        error_setg(errp, "%s", err);
+        return false;
     }
     if (femu_prop_given(n, "zns_chnls_per_zone") &&
-        (v = femu_compat_u64(n, "zns_chnls_per_zone"))) {
-        if (v > n->cfg.nchs || n->cfg.nchs % v) {
-            error_setg(errp, "zns_chnls_per_zone=%" PRIu64 ": must divide "
-                       "nchs=%u", v, n->cfg.nchs);
-            return false;
-        }
-        n->params.zns_zone_luns = v * n->cfg.luns_per_ch;
+        zns_chnls_per_zone_prop(femu_compat_u64(n, "zns_chnls_per_zone"),
+                                n->cfg.nchs, n->cfg.luns_per_ch,
+                                &n->params.zns_zone_luns, err,
+                                sizeof(err)) < 0) {
+        error_setg(errp, "%s", err);
+        return false;
     }
     if (femu_prop_given(n, "zns_flash_type") &&
-        n->params.femu_mode == FEMU_MODE_ZNS) {
-        v = femu_compat_u64(n, "zns_flash_type");
-        if (v < FTL_CELL_SLC || v > FTL_CELL_QLC) {
-            error_setg(errp, "zns_flash_type=%" PRId64 ": must be 1 (SLC), "
-                       "2 (MLC), 3 (TLC) or 4 (QLC)", (int64_t)v);
-            return false;
-        }
-        if (femu_prop_given(n, "nand_cell_type") &&
-            n->cfg.nand_cell_type != v) {
-            error_setg(errp, "zns_flash_type=%" PRIu64 ": nand_cell_type=%u "
-                       "says otherwise", v, n->cfg.nand_cell_type);
-            return false;
-        }
-        n->cfg.nand_cell_type = v;
+        n->params.femu_mode == FEMU_MODE_ZNS &&
+        zns_flash_type_prop((int64_t)femu_compat_u64(n, "zns_flash_type"),
+                            femu_prop_given(n, "nand_cell_type"),
+                            &n->cfg.nand_cell_type, err, sizeof(err)) < 0) {
+        error_setg(errp, "%s", err);
+        return false;
     }
-    if (femu_prop_given(n, "zns_zasl_bs")) {
-        v = femu_compat_u64(n, "zns_zasl_bs");
-        if (v && (v % FEMU_PAGE_SIZE || !is_power_of_2(v / FEMU_PAGE_SIZE))) {
-            error_setg(errp, "zns_zasl_bs=%" PRIu64 ": must be 0 or 4096 x a "
-                       "power of two", v);
-            return false;
-        }
-        n->params.zns_zasl = v ? ctz64(v / FEMU_PAGE_SIZE) : 0;
+    if (femu_prop_given(n, "zns_zasl_bs") &&
+        zns_zasl_bs_prop(femu_compat_u64(n, "zns_zasl_bs"),
+                         &n->params.zns_zasl, err, sizeof(err)) < 0) {
+        error_setg(errp, "%s", err);
+        return false;
     }
     /*
      * FEMU upstream's zoned SSD derives the pages of a block from the

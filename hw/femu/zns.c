@@ -32,47 +32,17 @@ FemuNamespace *femu_zns_ns(FemuCtrl *n)
     return NULL;
 }
 
-/*
- * The ZRWA and descriptor extension properties, with FEMU upstream's
- * limits: Identify's ZRWAS and ZRWAFG are 16 bits, the write pointer
- * moves by whole granules, ZDES counts 64-byte units in 8 bits.
- */
+/* The ZRWA and descriptor extension properties (checks shared with
+ * femu-sim: zns_check_zrwa_ext()). */
 static bool femu_zns_check_ext(FemuCtrl *n, Error **errp)
 {
     FemuParams *p = &n->params;
+    char err[256];
 
-    if (p->zns_zrwa_size) {
-        if (p->zns_zrwa_size > UINT16_MAX) {
-            error_setg(errp, "zns_zrwa_size=%" PRIu64 ": must be 0..65535 "
-                       "(logical blocks)", p->zns_zrwa_size);
-            return false;
-        }
-        if (!p->zns_zrwafg_size || p->zns_zrwafg_size > UINT16_MAX) {
-            error_setg(errp, "zns_zrwafg_size=%" PRIu64 ": must be 1..65535 "
-                       "with zns_zrwa_size set", p->zns_zrwafg_size);
-            return false;
-        }
-        if (p->zns_zrwa_size % p->zns_zrwafg_size) {
-            error_setg(errp, "zns_zrwa_size=%" PRIu64 ": must be a multiple "
-                       "of zns_zrwafg_size=%" PRIu64, p->zns_zrwa_size,
-                       p->zns_zrwafg_size);
-            return false;
-        }
-        if (!p->zns_zrwa_num) {
-            error_setg(errp, "zns_zrwa_num=0: must be at least 1 with "
-                       "zns_zrwa_size set");
-            return false;
-        }
-    } else if (p->zns_zrwafg_size || p->zns_zrwa_num) {
-        error_setg(errp, "%s=%" PRIu64 ": needs zns_zrwa_size (no ZRWA "
-                   "without it)", p->zns_zrwafg_size ? "zns_zrwafg_size" :
-                   "zns_zrwa_num", p->zns_zrwafg_size ? p->zns_zrwafg_size :
-                   p->zns_zrwa_num);
-        return false;
-    }
-    if (p->zns_zd_ext_size % 64 || p->zns_zd_ext_size > 255 * 64) {
-        error_setg(errp, "zns_zd_ext_size=%u: must be a multiple of 64 up "
-                   "to 16320", p->zns_zd_ext_size);
+    if (zns_check_zrwa_ext(p->zns_zrwa_size, p->zns_zrwafg_size,
+                           p->zns_zrwa_num, p->zns_zd_ext_size, err,
+                           sizeof(err)) < 0) {
+        error_setg(errp, "%s", err);
         return false;
     }
     return true;

@@ -40,6 +40,119 @@ static uint64_t zone_bytes(const struct zns_config *cfg)
                              : zone_unit_bytes(cfg);
 }
 
+/*
+ * FEMU's zoned properties that reach the model through another value:
+ * the checks the device (hw/femu/props.c, hw/femu/zns.c) and femu-sim
+ * share, with FEMU upstream's limits (Identify's ZRWAS and ZRWAFG are 16
+ * bits, the write pointer moves by whole granules, ZDES counts 64-byte
+ * units in 8 bits).
+ */
+int zns_check_zrwa_ext(uint64_t zrwa_size, uint64_t zrwafg_size,
+                       uint32_t zrwa_num, uint32_t zd_ext_size, char *err,
+                       size_t errlen)
+{
+    if (zrwa_size) {
+        if (zrwa_size > UINT16_MAX) {
+            snprintf(err, errlen, "zns_zrwa_size=%" PRIu64 ": must be "
+                     "0..65535 (logical blocks)", zrwa_size);
+            return -1;
+        }
+        if (!zrwafg_size || zrwafg_size > UINT16_MAX) {
+            snprintf(err, errlen, "zns_zrwafg_size=%" PRIu64 ": must be "
+                     "1..65535 with zns_zrwa_size set", zrwafg_size);
+            return -1;
+        }
+        if (zrwa_size % zrwafg_size) {
+            snprintf(err, errlen, "zns_zrwa_size=%" PRIu64 ": must be a "
+                     "multiple of zns_zrwafg_size=%" PRIu64, zrwa_size,
+                     zrwafg_size);
+            return -1;
+        }
+        if (!zrwa_num) {
+            snprintf(err, errlen, "zns_zrwa_num=0: must be at least 1 with "
+                     "zns_zrwa_size set");
+            return -1;
+        }
+    } else if (zrwafg_size || zrwa_num) {
+        snprintf(err, errlen, "%s=%" PRIu64 ": needs zns_zrwa_size (no ZRWA "
+                 "without it)", zrwafg_size ? "zns_zrwafg_size" :
+                 "zns_zrwa_num", zrwafg_size ? zrwafg_size :
+                 (uint64_t)zrwa_num);
+        return -1;
+    }
+    if (zd_ext_size % 64 || zd_ext_size > 255 * 64) {
+        snprintf(err, errlen, "zns_zd_ext_size=%u: must be a multiple of 64 "
+                 "up to 16320", zd_ext_size);
+        return -1;
+    }
+    return 0;
+}
+
+int zns_zone_cap_prop(uint64_t bytes, uint64_t *zone_cap_mb, char *err,
+                      size_t errlen)
+{
+    if (bytes % ZNS_MIB) {
+        snprintf(err, errlen, "zns_zone_cap=%" PRIu64 ": must be a whole "
+                 "number of MiB", bytes);
+        return -1;
+    }
+    if (bytes) {
+        *zone_cap_mb = bytes / ZNS_MIB;
+    }
+    return 0;
+}
+
+int zns_chnls_per_zone_prop(uint64_t chnls, uint32_t nchs,
+                            uint32_t luns_per_ch, uint32_t *zone_luns,
+                            char *err, size_t errlen)
+{
+    if (!chnls) {
+        return 0;
+    }
+    if (chnls > nchs || nchs % chnls) {
+        snprintf(err, errlen, "zns_chnls_per_zone=%" PRIu64 ": must divide "
+                 "nchs=%u", chnls, nchs);
+        return -1;
+    }
+    *zone_luns = (uint32_t)chnls * luns_per_ch;
+    return 0;
+}
+
+int zns_flash_type_prop(int64_t type, bool cell_given, uint32_t *cell_type,
+                        char *err, size_t errlen)
+{
+    if (type < FTL_CELL_SLC || type > FTL_CELL_QLC) {
+        snprintf(err, errlen, "zns_flash_type=%" PRId64 ": must be 1 (SLC), "
+                 "2 (MLC), 3 (TLC) or 4 (QLC)", type);
+        return -1;
+    }
+    if (cell_given && *cell_type != (uint32_t)type) {
+        snprintf(err, errlen, "zns_flash_type=%" PRId64 ": nand_cell_type=%u "
+                 "says otherwise", type, *cell_type);
+        return -1;
+    }
+    *cell_type = (uint32_t)type;
+    return 0;
+}
+
+int zns_zasl_bs_prop(uint64_t bs, uint8_t *zasl, char *err, size_t errlen)
+{
+    uint64_t pages = bs / 4096;
+    uint8_t shift = 0;
+
+    if (bs && (bs % 4096 || (pages & (pages - 1)))) {
+        snprintf(err, errlen, "zns_zasl_bs=%" PRIu64 ": must be 0 or 4096 x "
+                 "a power of two", bs);
+        return -1;
+    }
+    while (pages > 1) {
+        pages >>= 1;
+        shift++;
+    }
+    *zasl = shift;
+    return 0;
+}
+
 int zns_config_validate(const struct zns_config *cfg, char *err,
                         size_t errlen)
 {

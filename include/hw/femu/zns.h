@@ -110,6 +110,39 @@ void zns_config_default(struct zns_config *cfg);
 int zns_config_validate(const struct zns_config *cfg, char *err,
                         size_t errlen);
 struct zns *zns_new(const struct zns_config *cfg, char *err, size_t errlen);
+/*
+ * FEMU's zoned properties that reach the model through another value,
+ * checked alike by the device and femu-sim: each 0, or -1 with the
+ * device's one-line message naming the property in err.
+ *   zns_check_zrwa_ext: zns_zrwa_size, zns_zrwafg_size, zns_zrwa_num
+ *     (up to 65535 blocks, granules dividing the size, at least one
+ *     ZRWA resource; none of them without zns_zrwa_size) and
+ *     zns_zd_ext_size (a multiple of 64 up to 16320); the zone capacity
+ *     bound is zns_config_validate()'s.
+ *   zns_zone_cap_prop: bytes (a whole number of MiB) into *zone_cap_mb
+ *     (left alone for 0).
+ *   zns_chnls_per_zone_prop: channels dividing nchs; *zone_luns =
+ *     chnls x luns_per_ch (left alone for 0).
+ *   zns_flash_type_prop: 1..4 into *cell_type, refused when
+ *     nand_cell_type was given (cell_given) as another type.
+ *   zns_zasl_bs_prop: 0 or 4096 x 2^n bytes; *zasl = n (0 for 0).
+ */
+/* Why zns_num_conv_zones other than 0 is refused. */
+#define ZNS_CONV_ZONES_WHY \
+    "conventional zones make Linux reject the whole zone report (FEMU " \
+    "upstream's README says so); use a BlackBox namespace for " \
+    "conventional space"
+int zns_check_zrwa_ext(uint64_t zrwa_size, uint64_t zrwafg_size,
+                       uint32_t zrwa_num, uint32_t zd_ext_size, char *err,
+                       size_t errlen);
+int zns_zone_cap_prop(uint64_t bytes, uint64_t *zone_cap_mb, char *err,
+                      size_t errlen);
+int zns_chnls_per_zone_prop(uint64_t chnls, uint32_t nchs,
+                            uint32_t luns_per_ch, uint32_t *zone_luns,
+                            char *err, size_t errlen);
+int zns_flash_type_prop(int64_t type, bool cell_given, uint32_t *cell_type,
+                        char *err, size_t errlen);
+int zns_zasl_bs_prop(uint64_t bs, uint8_t *zasl, char *err, size_t errlen);
 void zns_free(struct zns *z);
 
 uint64_t zns_ns_blocks(const struct zns *z);

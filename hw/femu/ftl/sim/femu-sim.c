@@ -229,6 +229,10 @@ static int parse_onoff(const char *k, const char *v, bool *out)
     return 0;
 }
 
+int sim_parse_onoff(const char *k, const char *v, bool *out)
+{
+    return parse_onoff(k, v, out);
+}
 
 /* delay=configured|builtin|off (0xEF codes 3/4); -1 (message printed)
  * for anything else. */

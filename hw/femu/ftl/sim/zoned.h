@@ -47,6 +47,9 @@ const char *sim_phase_value(int argc, char **argv, int *i);
  * *kind and *rest (NULL without keys); -1 (message printed) without ':'. */
 int sim_split_phase(const char *arg, char *buf, size_t size, char **kind,
                     char **rest);
+/* femu-sim.c: KEY=on|off (and the other spellings of a bool); -1 with
+ * "femu-sim: KEY=VAL: on or off" else. */
+int sim_parse_onoff(const char *k, const char *v, bool *out);
 /* Does a PROP=VAL,... argument hold femu_mode=3? */
 bool sim_has_zoned_mode(const char *arg);
 int sim_zoned_main(int argc, char **argv);
