@@ -29,6 +29,8 @@ refuse '^zns_zrwa_num=0: must be at least 1' $Z,zns_zrwa_size=64,zns_zrwafg_size
 refuse '^zns_zrwafg_size=16: needs zns_zrwa_size' $Z,zns_zrwafg_size=16
 refuse '^zns_zrwa_num=2: needs zns_zrwa_size' $Z,zns_zrwa_num=2
 refuse '^zns_zrwa_size=4096: must be at most the zone capacity' $Z,zns_zrwa_size=4096,zns_zrwafg_size=8,zns_zrwa_num=1
+refuse '^zns_zrwa_num=9: more ZRWA resources than zones can be open \(max_open=8\)' $Z,zns_max_open=8,zns_zrwa_size=64,zns_zrwafg_size=16,zns_zrwa_num=9
+accept $Z,zns_max_open=8,zns_zrwa_size=64,zns_zrwafg_size=16,zns_zrwa_num=8
 refuse '^zns_zd_ext_size=100: must be a multiple of 64' $Z,zns_zd_ext_size=100
 refuse '^zns_zd_ext_size=16384: must be a multiple of 64 up to 16320' $Z,zns_zd_ext_size=16384
 refuse 'femu_mode=1' femu-subsys,id=fdp0,fdp=on,fdp.nruh=4 $Z,subsys=fdp0

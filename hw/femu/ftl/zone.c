@@ -224,6 +224,17 @@ int zns_config_validate(const struct zns_config *cfg, char *err,
                  cfg->zrwa_blocks);
         return -1;
     }
+    /* a ZRWA belongs to an open zone (it is allocated by an Open and
+     * kept while the zone is active): more of them than zones can be
+     * open at once could never be used */
+    if (cfg->zrwa_blocks && (cfg->max_open || cfg->max_active) &&
+        cfg->zrwa_num > (cfg->max_open ? cfg->max_open : cfg->max_active)) {
+        snprintf(err, errlen, "zns_zrwa_num=%u: more ZRWA resources than "
+                 "zones can be open (%s=%u)", cfg->zrwa_num,
+                 cfg->max_open ? "max_open" : "max_active",
+                 cfg->max_open ? cfg->max_open : cfg->max_active);
+        return -1;
+    }
     if (cfg->zrwa_blocks && cfg->zrwa_blocks > cap / c->secsz) {
         snprintf(err, errlen, "zns_zrwa_size=%u: must be at most the zone "
                  "capacity (%" PRIu64 " logical blocks)", cfg->zrwa_blocks,
