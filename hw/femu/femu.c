@@ -287,6 +287,9 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     n->temperature = 310;   /* 37 C, below both default thresholds */
     qemu_mutex_init(&n->ftl_lock);
     qemu_mutex_init(&n->err_lock);
+    /* C0h per namespace: the FTL (perhaps the state file's) splits its
+     * counters by namespace (ns.c) */
+    femu_ns_ranges(n);
 
     n->sq = g_new0(FemuSQ *, n->params.queues + 1);
     n->cq = g_new0(FemuCQ *, n->params.queues + 1);

@@ -179,5 +179,9 @@ uint16_t femu_format(FemuCtrl *n, NvmeCmd *cmd)
     trace_femu_format(nsid, lbaf, ses, secsz != old);
     qemu_mutex_unlock(&n->ftl_lock);
     femu_pollers_unlock_all(n);
+    if (secsz != old) {
+        /* a new FTL: its counters per namespace (ns.c) */
+        femu_ns_ranges(n);
+    }
     return NVME_SUCCESS;
 }

@@ -166,6 +166,7 @@ void test_zns_changed(void);
 void test_zns_reset_all(void);
 /* femu-ns-mgmt.c */
 void test_ns_mgmt(void);
+void test_ns_c0(void);
 void test_zns_zrwa(void);
 
 #endif

@@ -18,3 +18,7 @@ fio --name=trim --filename=/dev/${c}n2 --rw=randtrim --bs=64k --direct=1 \
     --output=/dev/null
 check "0xEF code 11 (stop the I/O trace) succeeds" ctl "$c" 11
 echo "c0 at stop $(c0 "$c")"
+# C0h's per-namespace fields, read with each NSID and with FFFFFFFFh
+for ns in 1 2 4294967295; do
+    echo "c0ns $ns at stop $(femu_c0ns "$c" $ns)"
+done
