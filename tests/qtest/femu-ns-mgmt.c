@@ -426,29 +426,31 @@ void test_ns_c0(void)
                          "pgs_per_blk=64,devsz_mb=24,namespaces=2,"
                          "namespace_sizes=12M,,12M");
     uint64_t pages = MB(12) / PAGE, h[3], g[3];
+    uint32_t x = 1;
     FemuLogFtl all, log;
     uint16_t cntlid;
     uint32_t nsid;
 
     CHECK_C0_NS(c, 1, "1 0 0");
     CHECK_C0_NS(c, 0xffffffff, "4294967295 0 0");
-    /* namespace 1 twice over, namespace 2 once, namespace 1 half again:
-     * 3.5 x 3072 host pages on 8192 NAND pages, so GC runs */
-    for (int pass = 0; pass < 2; pass++) {
+    /* both filled, then 4096 random 4 KiB writes, three of four on
+     * namespace 1: 10240 host pages on 8192 NAND pages, so GC runs and
+     * moves pages of both */
+    for (uint32_t ns = 1; ns <= 2; ns++) {
         for (uint64_t p = 0; p < pages; p++) {
-            g_assert_cmphex(write_v(c, 1, p * 8, pass + 1), ==, NVME_SUCCESS);
+            g_assert_cmphex(write_v(c, ns, p * 8, ns), ==, NVME_SUCCESS);
         }
     }
-    for (uint64_t p = 0; p < pages; p++) {
-        g_assert_cmphex(write_v(c, 2, p * 8, 7), ==, NVME_SUCCESS);
-    }
-    for (uint64_t p = 0; p < pages / 2; p++) {
-        g_assert_cmphex(write_v(c, 1, p * 8, 9), ==, NVME_SUCCESS);
+    for (uint32_t i = 0; i < 4096; i++) {
+        x = x * 1103515245u + 12345u;
+        g_assert_cmphex(write_v(c, i % 4 == 3 ? 2 : 1,
+                                ((x >> 8) % pages) * 8, 3), ==,
+                        NVME_SUCCESS);
     }
     g_assert_cmphex(c0_of(c, 0xffffffff, &all), ==, NVME_SUCCESS);
     g_assert_cmpuint(le32_to_cpu(all.ns_nsid), ==, 0xffffffff);
-    g_assert_cmpuint(le64_to_cpu(all.host_pages_written), ==, 3 * pages +
-                     pages / 2);
+    g_assert_cmpuint(le64_to_cpu(all.host_pages_written), ==,
+                     2 * pages + 4096);
     g_assert_cmpuint(le64_to_cpu(all.gc_pages_moved), >, 0);
     /* the totals are the whole-FTL fields */
     g_assert_cmpuint(le64_to_cpu(all.ns_host_pages_written), ==,
@@ -468,8 +470,8 @@ void test_ns_c0(void)
                    PRIu64 " / %" PRIu64, h[1], g[1], h[2], g[2],
                    le64_to_cpu(all.host_pages_written),
                    le64_to_cpu(all.gc_pages_moved));
-    g_assert_cmpuint(h[1], ==, 2 * pages + pages / 2);
-    g_assert_cmpuint(h[2], ==, pages);
+    g_assert_cmpuint(h[1], ==, pages + 3072);
+    g_assert_cmpuint(h[2], ==, pages + 1024);
     g_assert_cmpuint(h[1] + h[2], ==, le64_to_cpu(all.host_pages_written));
     g_assert_cmpuint(g[1] + g[2], ==, le64_to_cpu(all.gc_pages_moved));
     /* NSID 0 is the device's; an NSID that is no namespace is refused */
