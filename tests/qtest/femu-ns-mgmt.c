@@ -482,6 +482,16 @@ void test_ns_c0(void)
         g_assert_cmpstr(t0, ==, tf);
     }
     g_assert_cmphex(c0_of(c, 3, &log), ==, NVME_INVALID_NSID);
+    /* 0xEF code 5 restarts them with the other counters */
+    {
+        NvmeCmd cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+
+        cmd.cdw10 = cpu_to_le32(FEMU_CTRL_RESET_COUNTERS);
+        g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    CHECK_C0_NS(c, 1, "1 0 0");
+    CHECK_C0_NS(c, 2, "2 0 0");
+    CHECK_C0_NS(c, 0xffffffff, "4294967295 0 0");
     ctrl_stop(c);
 
     /* ns_mgmt: namespace 1 of 64 MiB at start */
