@@ -16,13 +16,18 @@
 #                              counters: wc_host_pages wc_write_hits
 #                              wc_read_hits wc_destaged wc_full_waits
 #                              wc_flushes wc_power_cuts wc_lost_pages
+#   femu-log.sh ns CTRL|FILE [NSID]
+#                              one line of NAME=VALUE, C0h's per-namespace
+#                              fields read with that NSID (default
+#                              FFFFFFFFh: the device's totals): ns_nsid
+#                              ns_host_pages_written ns_gc_pages_moved
 #   femu-log.sh c1 CTRL|FILE   one line of NAME=VALUE, C1h's summary (ns):
 #                              cqe_count cqe_sum_ns cqe_max_ns cqe_p50_ns
 #                              cqe_p99_ns cqe_p999_ns cqe_p90_ns, the same
 #                              for irq_, then wake_margin_ns and version
 #   femu-log.sh --emit         print the functions below, for a copy
-#   . femu-log.sh              define them (femu_c0, femu_c0w, femu_wc, femu_c1,
-#                              femu_log_get)
+#   . femu-log.sh              define them (femu_c0, femu_c0w, femu_wc,
+#                              femu_c0ns, femu_c1, femu_log_get)
 #
 # CTRL is a controller (/dev/nvme0 or nvme0), read with nvme-cli (through
 # sudo when not root and sudo exists); FILE is a page saved with
@@ -48,11 +53,13 @@
 # percentage_used 156, available_spare 157, read_only 158, u64
 # wl_lines_moved 160; write cache: u64 wc_host_pages 168, wc_write_hits
 # 176, wc_read_hits 184, wc_destaged 192, wc_full_waits 200, wc_flushes
-# 208, wc_power_cuts 216, wc_lost_pages 224.  C1h header, 512 bytes: the cqe summary at 0 (u64
+# 208, wc_power_cuts 216, wc_lost_pages 224; per namespace (the NSID
+# read with): u32 ns_nsid 232, u64 ns_host_pages_written 240,
+# ns_gc_pages_moved 248.  C1h header, 512 bytes: the cqe summary at 0 (u64
 # count, sum_ns, max_ns, p50_ns, p99_ns, p999_ns), u32 version at 48,
 # u64 cqe_p90_ns at 64, the irq summary at 80, u64 irq_p90_ns at 136,
 # u64 wake_margin_ns at 144.
-femu_log_get() { # femu_log_get CTRL|FILE LID LEN > page
+femu_log_get() { # femu_log_get CTRL|FILE LID LEN [NSID] > page
     local src=$1 sudo=
     if [ -f "$src" ]; then
         cat -- "$src"
@@ -60,12 +67,13 @@ femu_log_get() { # femu_log_get CTRL|FILE LID LEN > page
     fi
     case $src in /dev/*) ;; *) src=/dev/$src ;; esac
     if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo=sudo; fi
-    $sudo nvme get-log "$src" --log-id="$2" --log-len="$3" --raw-binary
+    $sudo nvme get-log "$src" --log-id="$2" --log-len="$3" --raw-binary \
+        ${4:+--namespace-id="$4"}
 }
-femu_log_page() { # femu_log_page CTRL|FILE LID LEN MIN: a temp file, >= MIN bytes
+femu_log_page() { # femu_log_page CTRL|FILE LID LEN MIN [NSID]: a temp file, >= MIN bytes
     local f
     f=$(mktemp) || return 1
-    if femu_log_get "$1" "$2" "$3" >"$f" 2>/dev/null &&
+    if femu_log_get "$1" "$2" "$3" ${5:+"$5"} >"$f" 2>/dev/null &&
        [ "$(wc -c <"$f")" -ge "$4" ]; then
         echo "$f"
         return 0
@@ -105,6 +113,13 @@ femu_wc() { # femu_wc CTRL|FILE: NAME=VALUE of C0h's write-cache counters
         }'
     rm -f "$f"
 }
+femu_c0ns() { # femu_c0ns CTRL|FILE [NSID]: NAME=VALUE of C0h's ns_ fields
+    local f
+    f=$(femu_log_page "$1" 0xc0 512 256 "${2:-4294967295}") || return 1
+    echo $(od -An -v -t u4 -j 232 -N 4 "$f") $(od -An -v -t u8 -j 240 -N 16 "$f") |
+        awk '{ printf "ns_nsid=%s ns_host_pages_written=%s ns_gc_pages_moved=%s\n", $1, $2, $3 }'
+    rm -f "$f"
+}
 femu_c1() { # femu_c1 CTRL|FILE: NAME=VALUE of the summary, ns
     local f
     f=$(femu_log_page "$1" 0xc1 512 152) || return 1
@@ -131,11 +146,15 @@ femu_log_main() {
         [ $# = 2 ] || { echo "usage: femu-log.sh c0|c0w|c1|wc CTRL|FILE" >&2; return 2; }
         "femu_$1" "$2"
         ;;
+    ns)
+        [ $# = 2 ] || [ $# = 3 ] || { echo "usage: femu-log.sh ns CTRL|FILE [NSID]" >&2; return 2; }
+        femu_c0ns "$2" ${3:+"$3"}
+        ;;
     -h|--help)
         sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
         ;;
     *)
-        echo "usage: femu-log.sh c0|c0w|c1|wc CTRL|FILE, or --emit (--help)" >&2
+        echo "usage: femu-log.sh c0|c0w|c1|wc CTRL|FILE, ns CTRL|FILE [NSID], or --emit (--help)" >&2
         return 2
         ;;
     esac

@@ -289,6 +289,9 @@ static void femu_realize(PCIDevice *pdev, Error **errp)
     qemu_mutex_init(&n->err_lock);
     /* wear a state file brought is not news: no event for it */
     femu_smart_events_arm(n);
+    /* C0h per namespace: the FTL (perhaps the state file's) splits its
+     * counters by namespace (ns.c) */
+    femu_ns_ranges(n);
 
     n->sq = g_new0(FemuSQ *, n->params.queues + 1);
     n->cq = g_new0(FemuCQ *, n->params.queues + 1);

@@ -321,6 +321,9 @@ struct FemuNamespace {
      * reads as Unrecovered Read Error until the block is written, zeroed
      * or deallocated */
     unsigned long *uncor;
+    /* BlackBox: its range of the FTL's per-namespace counters (C0h's ns_
+     * fields; femu_ns_ranges), -1: none */
+    int nsctr;
 };
 
 typedef struct FemuAerEvent {
@@ -894,6 +897,7 @@ uint16_t femu_zns_fail_zone(FemuCtrl *n, NvmeCmd *cmd);
 #define FEMU_NS_MGMT_DELETE             0x1
 bool femu_ns_mgmt_check(FemuCtrl *n, Error **errp);
 void femu_ns_mgmt_realize(FemuCtrl *n);
+void femu_ns_ranges(FemuCtrl *n);
 uint16_t femu_ns_mgmt(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res);
 uint16_t femu_ns_attach(FemuCtrl *n, NvmeCmd *cmd);
 /* Identify CNS 10h-13h into the zeroed 4 KiB buffer; an NVMe status */

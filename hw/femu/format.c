@@ -183,5 +183,9 @@ uint16_t femu_format(FemuCtrl *n, NvmeCmd *cmd)
     qemu_mutex_unlock(&n->ftl_lock);
     femu_pollers_unlock_all(n);
     femu_smart_events_arm(n);
+    if (secsz != old) {
+        /* a new FTL: its counters per namespace (ns.c) */
+        femu_ns_ranges(n);
+    }
     return NVME_SUCCESS;
 }

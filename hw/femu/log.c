@@ -19,17 +19,48 @@
 #include "trace.h"
 
 /*
+ * C0h's ns_ fields: BlackBox namespace ns's share of the FTL's host
+ * pages written and GC pages moved (hw/femu/ftl/nsctr.c, ranges set by
+ * femu_ns_ranges), or with ns NULL the device's totals: the FTL's own
+ * counters, which the namespaces' add up to.
+ */
+static void femu_log_c0_ns(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
+{
+    struct ftl_ns_counters c = {};
+    struct ftl_counters t = {};
+
+    log->ns_nsid = cpu_to_le32(ns ? ns->nsid : NVME_NSID_BROADCAST);
+    if (!n->ftl || (ns && ns->nsctr < 0)) {
+        return;
+    }
+    femu_ftl_lock_main(n);
+    if (ns) {
+        ftl_get_ns_counters(n->ftl, ns->nsctr, &c);
+    } else {
+        ftl_get_counters(n->ftl, &t);
+        c.host_pages_written = t.host_pages_written;
+        c.gc_pages_moved = t.gc_pages_moved;
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    log->ns_host_pages_written = cpu_to_le64(c.host_pages_written);
+    log->ns_gc_pages_moved = cpu_to_le64(c.gc_pages_moved);
+}
+
+/*
  * C0h: the namespace's mode fills in its counters (the FTL's are the
  * whole FTL's, which every BlackBox namespace shares); NSID 0 or
- * FFFFFFFFh: namespace 1's.  NoSSD: WAF 1000, all 0.
+ * FFFFFFFFh: namespace 1's.  NoSSD: WAF 1000, all 0.  Then the ns_
+ * fields: that namespace's, or with NSID 0 or FFFFFFFFh the device's.
  */
 static void femu_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
 {
-    ns = ns ? ns : &n->ns[0];
+    FemuNamespace *m = ns ? ns : &n->ns[0];
+
     log->waf_x1000 = cpu_to_le32(1000);
-    if (ns->mode->log_c0) {
-        ns->mode->log_c0(n, ns, log);
+    if (m->mode->log_c0) {
+        m->mode->log_c0(n, m, log);
     }
+    femu_log_c0_ns(n, ns, log);
 }
 
 /*
@@ -416,6 +447,13 @@ uint16_t femu_get_log(FemuCtrl *n, NvmeCmd *cmd)
         femu_log_effects(n, page, csi);
         break;
     case FEMU_LOG_FTL:
+        /* a namespace's (ns_ fields) or, with 0 or FFFFFFFFh, the device's */
+        if (le32_to_cpu(cmd->nsid) != 0 &&
+            le32_to_cpu(cmd->nsid) != NVME_NSID_BROADCAST &&
+            !femu_ns(n, le32_to_cpu(cmd->nsid))) {
+            FEMU_GUEST_ERR(femu_get_log_bad_nsid, lid, le32_to_cpu(cmd->nsid));
+            return NVME_INVALID_NSID | NVME_DNR;
+        }
         size = sizeof(FemuLogFtl);
         page = g_malloc0(size);
         femu_log_c0(n, femu_ns(n, le32_to_cpu(cmd->nsid)),

@@ -172,6 +172,59 @@ static void femu_ns_set_attached(FemuCtrl *n, FemuNamespace *ns, bool on)
     femu_ns_changed(n, ns);
 }
 
+/*
+ * The FTL's per-namespace counters (hw/femu/ftl/nsctr.c, C0h's ns_
+ * fields): one range for each allocated BlackBox namespace, from its
+ * ftl_base, in the FTL's order.  Set at realize (and whenever the FTL is
+ * made again: state file, Format), after a create or a delete; a range
+ * that starts where one did keeps its counters, so the other namespaces'
+ * go on.  A range ends where the next begins: the FTL blocks between two
+ * namespaces belong to none (deleted ones are unmapped), so nothing is
+ * counted there.  Ranges the FTL refuses (a namespace not on a NAND page)
+ * turn the split off: the ns_ fields read 0 (trace event).
+ */
+void femu_ns_ranges(FemuCtrl *n)
+{
+    uint64_t first[FTL_MAX_NS_RANGES];
+    FemuNamespace *by[FTL_MAX_NS_RANGES];
+    uint32_t cnt = 0;
+    char err[256];
+
+    for (uint32_t i = 0; i < n->nns; i++) {
+        FemuNamespace *ns = &n->ns[i];
+        uint32_t j;
+
+        ns->nsctr = -1;
+        if (!n->ftl || !ns->allocated || !ns->mode->uses_ftl ||
+            cnt == FTL_MAX_NS_RANGES) {
+            continue;
+        }
+        /* insert in the order of ftl_base */
+        for (j = cnt; j > 0 && by[j - 1]->ftl_base > ns->ftl_base; j--) {
+            by[j] = by[j - 1];
+        }
+        by[j] = ns;
+        cnt++;
+    }
+    if (!n->ftl) {
+        return;
+    }
+    for (uint32_t j = 0; j < cnt; j++) {
+        first[j] = by[j]->ftl_base;
+    }
+    femu_ftl_lock_main(n);
+    if (ftl_set_ns_ranges(n->ftl, cnt, first, err, sizeof(err)) < 0) {
+        ftl_set_ns_ranges(n->ftl, 0, NULL, err, sizeof(err));
+        cnt = 0;
+        trace_femu_ns_ranges_off(err);
+    }
+    qemu_mutex_unlock(&n->ftl_lock);
+    for (uint32_t j = 0; j < cnt; j++) {
+        by[j]->nsctr = j;
+    }
+    trace_femu_ns_ranges(cnt);
+}
+
 /* The first free range of `len` FTL blocks: its start, or UINT64_MAX */
 static uint64_t femu_ns_find_range(FemuCtrl *n, uint64_t len)
 {
@@ -270,6 +323,7 @@ static uint16_t femu_ns_create(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     ns->allocated = true;
     *res = ns->nsid;
     trace_femu_ns_created(ns->nsid, nsze, base, femu_ns_free(n));
+    femu_ns_ranges(n);
     return NVME_SUCCESS;
 }
 
@@ -293,6 +347,7 @@ static void femu_ns_delete_one(FemuCtrl *n, FemuNamespace *ns)
     ns->blocks = 0;
     ns->ftl_base = 0;
     trace_femu_ns_deleted(ns->nsid, len, femu_ns_free(n));
+    femu_ns_ranges(n);
 }
 
 static uint16_t femu_ns_delete(FemuCtrl *n, uint32_t nsid)

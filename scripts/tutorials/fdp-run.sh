@@ -69,11 +69,13 @@ die() { echo "$ME: $*" >&2; exit 1; }
 # percentage_used 156, available_spare 157, read_only 158, u64
 # wl_lines_moved 160; write cache: u64 wc_host_pages 168, wc_write_hits
 # 176, wc_read_hits 184, wc_destaged 192, wc_full_waits 200, wc_flushes
-# 208, wc_power_cuts 216, wc_lost_pages 224.  C1h header, 512 bytes: the cqe summary at 0 (u64
+# 208, wc_power_cuts 216, wc_lost_pages 224; per namespace (the NSID
+# read with): u32 ns_nsid 232, u64 ns_host_pages_written 240,
+# ns_gc_pages_moved 248.  C1h header, 512 bytes: the cqe summary at 0 (u64
 # count, sum_ns, max_ns, p50_ns, p99_ns, p999_ns), u32 version at 48,
 # u64 cqe_p90_ns at 64, the irq summary at 80, u64 irq_p90_ns at 136,
 # u64 wake_margin_ns at 144.
-femu_log_get() { # femu_log_get CTRL|FILE LID LEN > page
+femu_log_get() { # femu_log_get CTRL|FILE LID LEN [NSID] > page
     local src=$1 sudo=
     if [ -f "$src" ]; then
         cat -- "$src"
@@ -81,12 +83,13 @@ femu_log_get() { # femu_log_get CTRL|FILE LID LEN > page
     fi
     case $src in /dev/*) ;; *) src=/dev/$src ;; esac
     if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo=sudo; fi
-    $sudo nvme get-log "$src" --log-id="$2" --log-len="$3" --raw-binary
+    $sudo nvme get-log "$src" --log-id="$2" --log-len="$3" --raw-binary \
+        ${4:+--namespace-id="$4"}
 }
-femu_log_page() { # femu_log_page CTRL|FILE LID LEN MIN: a temp file, >= MIN bytes
+femu_log_page() { # femu_log_page CTRL|FILE LID LEN MIN [NSID]: a temp file, >= MIN bytes
     local f
     f=$(mktemp) || return 1
-    if femu_log_get "$1" "$2" "$3" >"$f" 2>/dev/null &&
+    if femu_log_get "$1" "$2" "$3" ${5:+"$5"} >"$f" 2>/dev/null &&
        [ "$(wc -c <"$f")" -ge "$4" ]; then
         echo "$f"
         return 0
@@ -124,6 +127,13 @@ femu_wc() { # femu_wc CTRL|FILE: NAME=VALUE of C0h's write-cache counters
             split("host_pages write_hits read_hits destaged full_waits flushes power_cuts lost_pages", k, " ")
             for (i = 1; i <= 8; i++) printf "wc_%s=%s%s", k[i], q[i - 1], i < 8 ? " " : "\n"
         }'
+    rm -f "$f"
+}
+femu_c0ns() { # femu_c0ns CTRL|FILE [NSID]: NAME=VALUE of C0h's ns_ fields
+    local f
+    f=$(femu_log_page "$1" 0xc0 512 256 "${2:-4294967295}") || return 1
+    echo $(od -An -v -t u4 -j 232 -N 4 "$f") $(od -An -v -t u8 -j 240 -N 16 "$f") |
+        awk '{ printf "ns_nsid=%s ns_host_pages_written=%s ns_gc_pages_moved=%s\n", $1, $2, $3 }'
     rm -f "$f"
 }
 femu_c1() { # femu_c1 CTRL|FILE: NAME=VALUE of the summary, ns

@@ -4,7 +4,8 @@
 # reset; NAND times 20/50/200 us) with GC, the guest stops the
 # trace with 0xEF code 11 and reads C0h; femu-sim --replay of the trace
 # prints exactly those counters; the same with two BlackBox namespaces
-# written at once.  What the guest writes after the stop is
+# written at once, whose C0h read with each NSID gives femu-sim's split
+# by namespace.  What the guest writes after the stop is
 # not in the trace.  A trace to a full disk stops with one message while
 # the guest's I/O goes on.
 . "$(dirname "$0")/femu-lib.sh"
@@ -77,6 +78,17 @@ read -r h1 g1 h2 g2 <<<"$split"
     fail "two namespaces: split '$split' does not add up to the device's C0h '$dev'"
 [ "$h1" = 7168 ] || fail "two namespaces: namespace 1's host pages $h1, expected 7168"
 echo "two namespaces: femu-sim split ns1 $h1 host / $g1 GC, ns2 $h2 host / $g2 GC; device C0h $dev"
+# the device splits them too (C0h read with each NSID): namespace by
+# namespace what femu-sim's replay gives, the two differ, and with NSID
+# FFFFFFFFh the device's totals, its whole-FTL fields
+nsf() { sed -n "s/^c0ns $1 at stop ns_nsid=\([0-9]*\) ns_host_pages_written=\([0-9]*\) ns_gc_pages_moved=\([0-9]*\)\$/\1 \2 \3/p" "$T/out3"; }
+d1=$(nsf 1) d2=$(nsf 2) dt=$(nsf 4294967295)
+echo "two namespaces: device C0h per namespace: ns1 '$d1', ns2 '$d2', all '$dt'"
+[ "$d1" = "1 $h1 $g1" ] || fail "namespace 1: device C0h '$d1', femu-sim '1 $h1 $g1'"
+[ "$d2" = "2 $h2 $g2" ] || fail "namespace 2: device C0h '$d2', femu-sim '2 $h2 $g2'"
+[ "$dt" = "4294967295 $2 $3" ] || fail "NSID FFFFFFFFh: device C0h '$dt', whole-FTL '$2 $3'"
+[ "$h1" != "$h2" ] && [ "$g1" != "$g2" ] && [ "$g1" -gt 0 ] && [ "$g2" -gt 0 ] ||
+    fail "the namespaces' host and GC pages should differ, with GC in both: ns1 $h1/$g1, ns2 $h2/$g2"
 
 # a full disk: QEMU under a 512 KiB file size limit (SIGXFSZ ignored, so
 # a write past it fails with EFBIG as one past a full disk's end fails

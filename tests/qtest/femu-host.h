@@ -171,6 +171,7 @@ void test_zns_wcache(void);
 void test_zns_wcache_cut_after(void);
 /* femu-ns-mgmt.c */
 void test_ns_mgmt(void);
+void test_ns_c0(void);
 void test_zns_zrwa(void);
 /* femu-wear.c */
 void test_wear_events(void);

@@ -379,3 +379,162 @@ void test_ns_mgmt(void)
                     NVME_INVALID_FIELD);
     ctrl_stop(c);
 }
+
+/* C0h read with nsid into *log: its status */
+static uint16_t c0_of(Ctrl *c, uint32_t nsid, FemuLogFtl *log)
+{
+    NvmeCmd cmd = mk(NVME_ADM_CMD_GET_LOG_PAGE, nsid, c->buf, 0);
+    uint16_t st;
+
+    cmd.cdw10 = cpu_to_le32((sizeof(*log) / 4 - 1) << 16 | FEMU_LOG_FTL);
+    qtest_memset(c->qts, c->buf, 0xee, PAGE);
+    st = run(c, 0, &cmd, NULL);
+    qtest_memread(c->qts, c->buf, log, sizeof(*log));
+    return st;
+}
+
+/* C0h's ns_ fields with nsid: "NSID host gc" */
+static char *c0_ns(Ctrl *c, uint32_t nsid)
+{
+    FemuLogFtl log;
+
+    g_assert_cmphex(c0_of(c, nsid, &log), ==, NVME_SUCCESS);
+    return g_strdup_printf("%" PRIu32 " %" PRIu64 " %" PRIu64,
+                           le32_to_cpu(log.ns_nsid),
+                           le64_to_cpu(log.ns_host_pages_written),
+                           le64_to_cpu(log.ns_gc_pages_moved));
+}
+
+#define CHECK_C0_NS(c, nsid, want)                 \
+    do {                                           \
+        g_autofree char *s_ = c0_ns(c, nsid);      \
+        g_assert_cmpstr(s_, ==, want);             \
+    } while (0)
+
+/*
+ * C0h per namespace: with each NSID the host pages written to that
+ * namespace and the GC pages moved that held its data; with FFFFFFFFh
+ * (or 0) the device's totals, the whole-FTL fields, which stay the
+ * whole device's with every NSID.  Two BlackBox namespaces written
+ * different amounts, with GC; then with ns_mgmt: a create or a delete
+ * keeps the other namespaces' counters, a new namespace starts at 0.
+ */
+void test_ns_c0(void)
+{
+    /* 8192 NAND pages of 4 KiB, two namespaces of 12 MiB (3072 pages) */
+    Ctrl *c = ctrl_start("nchs=2,luns_per_ch=2,blks_per_pl=32,"
+                         "pgs_per_blk=64,devsz_mb=24,namespaces=2,"
+                         "namespace_sizes=12M,,12M");
+    uint64_t pages = MB(12) / PAGE, h[3], g[3];
+    uint32_t x = 1;
+    FemuLogFtl all, log;
+    uint16_t cntlid;
+    uint32_t nsid;
+
+    CHECK_C0_NS(c, 1, "1 0 0");
+    CHECK_C0_NS(c, 0xffffffff, "4294967295 0 0");
+    /* both filled, then 4096 random 4 KiB writes, three of four on
+     * namespace 1: 10240 host pages on 8192 NAND pages, so GC runs and
+     * moves pages of both */
+    for (uint32_t ns = 1; ns <= 2; ns++) {
+        for (uint64_t p = 0; p < pages; p++) {
+            g_assert_cmphex(write_v(c, ns, p * 8, ns), ==, NVME_SUCCESS);
+        }
+    }
+    for (uint32_t i = 0; i < 4096; i++) {
+        x = x * 1103515245u + 12345u;
+        g_assert_cmphex(write_v(c, i % 4 == 3 ? 2 : 1,
+                                ((x >> 8) % pages) * 8, 3), ==,
+                        NVME_SUCCESS);
+    }
+    g_assert_cmphex(c0_of(c, 0xffffffff, &all), ==, NVME_SUCCESS);
+    g_assert_cmpuint(le32_to_cpu(all.ns_nsid), ==, 0xffffffff);
+    g_assert_cmpuint(le64_to_cpu(all.host_pages_written), ==,
+                     2 * pages + 4096);
+    g_assert_cmpuint(le64_to_cpu(all.gc_pages_moved), >, 0);
+    /* the totals are the whole-FTL fields */
+    g_assert_cmpuint(le64_to_cpu(all.ns_host_pages_written), ==,
+                     le64_to_cpu(all.host_pages_written));
+    g_assert_cmpuint(le64_to_cpu(all.ns_gc_pages_moved), ==,
+                     le64_to_cpu(all.gc_pages_moved));
+    for (uint32_t i = 1; i <= 2; i++) {
+        g_assert_cmphex(c0_of(c, i, &log), ==, NVME_SUCCESS);
+        g_assert_cmpuint(le32_to_cpu(log.ns_nsid), ==, i);
+        h[i] = le64_to_cpu(log.ns_host_pages_written);
+        g[i] = le64_to_cpu(log.ns_gc_pages_moved);
+        /* the fields before them are the whole device's with every NSID */
+        g_assert(memcmp(&log, &all, offsetof(FemuLogFtl, ns_nsid)) == 0);
+    }
+    g_test_message("C0h per namespace: ns1 %" PRIu64 " host / %" PRIu64
+                   " GC, ns2 %" PRIu64 " host / %" PRIu64 " GC, all %"
+                   PRIu64 " / %" PRIu64, h[1], g[1], h[2], g[2],
+                   le64_to_cpu(all.host_pages_written),
+                   le64_to_cpu(all.gc_pages_moved));
+    g_assert_cmpuint(h[1], ==, pages + 3072);
+    g_assert_cmpuint(h[2], ==, pages + 1024);
+    g_assert_cmpuint(h[1] + h[2], ==, le64_to_cpu(all.host_pages_written));
+    g_assert_cmpuint(g[1] + g[2], ==, le64_to_cpu(all.gc_pages_moved));
+    /* NSID 0 is the device's; an NSID that is no namespace is refused */
+    {
+        g_autofree char *t0 = c0_ns(c, 0);
+        g_autofree char *tf = c0_ns(c, 0xffffffff);
+
+        g_assert_cmpstr(t0, ==, tf);
+    }
+    g_assert_cmphex(c0_of(c, 3, &log), ==, NVME_INVALID_NSID);
+    /* 0xEF code 5 restarts them with the other counters */
+    {
+        NvmeCmd cmd = mk(FEMU_ADM_CMD_CONTROL, 0, 0, 0);
+
+        cmd.cdw10 = cpu_to_le32(FEMU_CTRL_RESET_COUNTERS);
+        g_assert_cmphex(run(c, 0, &cmd, NULL), ==, NVME_SUCCESS);
+    }
+    CHECK_C0_NS(c, 1, "1 0 0");
+    CHECK_C0_NS(c, 2, "2 0 0");
+    CHECK_C0_NS(c, 0xffffffff, "4294967295 0 0");
+    ctrl_stop(c);
+
+    /* ns_mgmt: namespace 1 of 64 MiB at start */
+    c = ctrl_start(NSM_OPTS);
+    cntlid = le16_to_cpu(id_ctrl(c).cntlid);
+    for (uint64_t p = 0; p < 3; p++) {
+        g_assert_cmphex(write_v(c, 1, p * 8, 1), ==, NVME_SUCCESS);
+    }
+    g_assert_cmphex(ns_create(c, BLK(32), BLK(32), 0, 0, 0, &nsid), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(nsid, ==, 2);
+    /* allocated but not attached: no namespace to read C0h of yet */
+    g_assert_cmphex(c0_of(c, 2, &log), ==, NVME_INVALID_NSID);
+    g_assert_cmphex(ns_attach(c, 0, 2, cntlid), ==, NVME_SUCCESS);
+    CHECK_C0_NS(c, 2, "2 0 0");
+    for (uint64_t p = 0; p < 5; p++) {
+        g_assert_cmphex(write_v(c, 2, p * 8, 2), ==, NVME_SUCCESS);
+    }
+    /* the create kept namespace 1's count */
+    CHECK_C0_NS(c, 1, "1 3 0");
+    CHECK_C0_NS(c, 2, "2 5 0");
+    CHECK_C0_NS(c, 0xffffffff, "4294967295 8 0");
+    /* delete 1: namespace 2 keeps its count, the device's stay */
+    g_assert_cmphex(ns_delete(c, 1), ==, NVME_SUCCESS);
+    CHECK_C0_NS(c, 2, "2 5 0");
+    CHECK_C0_NS(c, 0xffffffff, "4294967295 8 0");
+    /* NSID 1 again over the old range: a new namespace, from 0 */
+    g_assert_cmphex(ns_create(c, BLK(16), BLK(16), 0, 0, 0, &nsid), ==,
+                    NVME_SUCCESS);
+    g_assert_cmpuint(nsid, ==, 1);
+    g_assert_cmphex(ns_attach(c, 0, 1, cntlid), ==, NVME_SUCCESS);
+    CHECK_C0_NS(c, 1, "1 0 0");
+    for (uint64_t p = 0; p < 2; p++) {
+        g_assert_cmphex(write_v(c, 1, p * 8, 3), ==, NVME_SUCCESS);
+    }
+    CHECK_C0_NS(c, 1, "1 2 0");
+    CHECK_C0_NS(c, 2, "2 5 0");
+    CHECK_C0_NS(c, 0xffffffff, "4294967295 10 0");
+    /* detached: no C0h of it */
+    g_assert_cmphex(ns_attach(c, 1, 2, cntlid), ==, NVME_SUCCESS);
+    g_assert_cmphex(c0_of(c, 2, &log), ==, NVME_INVALID_NSID);
+    g_assert_cmphex(ns_attach(c, 0, 2, cntlid), ==, NVME_SUCCESS);
+    CHECK_C0_NS(c, 2, "2 5 0");
+    c->ns_blocks = BLK(16);
+    ctrl_stop(c);
+}

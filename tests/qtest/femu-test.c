@@ -70,6 +70,7 @@ int main(int argc, char **argv)
     qtest_add_func("/femu/zns/wcache", test_zns_wcache);
     qtest_add_func("/femu/zns/wcache/cut-after", test_zns_wcache_cut_after);
     qtest_add_func("/femu/ns-mgmt", test_ns_mgmt);
+    qtest_add_func("/femu/ns-mgmt/c0", test_ns_c0);
     qtest_add_func("/femu/zns-zrwa", test_zns_zrwa);
     qtest_add_func("/femu/cmds/media", test_cmds_media);
     qtest_add_func("/femu/cmds/copy", test_cmds_copy);

@@ -5,8 +5,8 @@
  * scripts/femu-log.sh must print for them (tests/unit/test-femu-log.sh).
  *
  *   abi-pages DIR     writes DIR/c0.bin and DIR/c1.bin; stdout: the
- *                     expected output of `femu-log.sh c0`, of `c1`
- *                     and of `wc`
+ *                     expected output of `femu-log.sh c0`, of `c1`,
+ *                     of `c0w`, of `wc` and of `ns`
  *
  * Built without QEMU headers: it also checks that femu-abi.h is plain C.
  *
@@ -88,6 +88,9 @@ int main(int argc, char **argv)
     c0.wc_flushes = 42;
     c0.wc_power_cuts = 3;
     c0.wc_lost_pages = 18446744073709551615ull;
+    c0.ns_nsid = 4294967295u;
+    c0.ns_host_pages_written = 9007199254740995ull;
+    c0.ns_gc_pages_moved = 18446744073709551600ull;
 
     memset(&c1, 0x5a, sizeof(c1));
     summary(&c1.cqe, 9007199254740992ull);
@@ -130,5 +133,9 @@ int main(int argc, char **argv)
            c0.wc_host_pages, c0.wc_write_hits, c0.wc_read_hits,
            c0.wc_destaged, c0.wc_full_waits, c0.wc_flushes,
            c0.wc_power_cuts, c0.wc_lost_pages);
+    /* line 5: femu-log.sh ns (C0h's per-namespace fields) */
+    printf("ns_nsid=%" PRIu32 " ns_host_pages_written=%" PRIu64
+           " ns_gc_pages_moved=%" PRIu64 "\n", c0.ns_nsid,
+           c0.ns_host_pages_written, c0.ns_gc_pages_moved);
     return 0;
 }

@@ -30,6 +30,14 @@ bad() { echo "not ok - $*"; fails=$((fails + 1)); }
     ok "C0h: the write-cache counters as femu-abi.h lays them out" ||
     bad "C0h wc: got '$("$dec" wc "$t/c0.bin")', want '$(sed -n 4p "$t/expected")'"
 
+[ "$("$dec" ns "$t/c0.bin")" = "$(sed -n 5p "$t/expected")" ] &&
+    ok "C0h: the per-namespace fields as femu-abi.h lays them out" ||
+    bad "C0h ns: got '$("$dec" ns "$t/c0.bin")', want '$(sed -n 5p "$t/expected")'"
+head -c 248 "$t/c0.bin" >"$t/short-ns.bin"
+out=$("$dec" ns "$t/short-ns.bin" 2>&1); rc=$?
+[ $rc = 1 ] && ok "a page short of the per-namespace fields: exit 1" ||
+    bad "short page for ns: rc=$rc, '$out'"
+
 # sourced: the same functions
 [ "$(. "$dec"; femu_c0 "$t/c0.bin")" = "$(sed -n 1p "$t/expected")" ] &&
     ok "sourced: femu_c0" || bad "sourced: femu_c0 differs"

@@ -8,7 +8,10 @@
  * GC relocated (a burst on one namespace makes GC move another's pages).
  *
  * Off (no ranges) by default: nothing is counted and nothing else
- * changes.  Not kept in state files: they start at 0 when set.
+ * changes.  Setting ranges again (a namespace created or deleted) keeps
+ * the counters of each range that starts where one started before; a
+ * new range starts at 0.  Not kept in state files: they start at 0 when
+ * first set.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -20,7 +23,7 @@
 int ftl_set_ns_ranges(struct ftl *ftl, uint32_t n, const uint64_t *first_lba,
                       char *err, size_t errlen)
 {
-    struct ftl_ns_split *s = &ftl->nss;
+    struct ftl_ns_split *s = &ftl->nss, old;
 
     if (n > FTL_MAX_NS_RANGES) {
         snprintf(err, errlen, "%u namespace ranges: at most %d", n,
@@ -39,9 +42,15 @@ int ftl_set_ns_ranges(struct ftl *ftl, uint32_t n, const uint64_t *first_lba,
             return -1;
         }
     }
+    old = *s;
     memset(s, 0, sizeof(*s));
     for (uint32_t i = 0; i < n; i++) {
         s->first_lpn[i] = first_lba[i] / ftl->blocks_per_page;
+        for (uint32_t j = 0; j < old.n; j++) {
+            if (old.first_lpn[j] == s->first_lpn[i]) {
+                s->ctr[i] = old.ctr[j];
+            }
+        }
     }
     s->n = n;
     return 0;

@@ -135,7 +135,19 @@ typedef struct FEMU_ABI_PACKED FemuLogFtl {
      * they lost */
     uint64_t wc_power_cuts;
     uint64_t wc_lost_pages;
-    uint8_t rsvd232[FEMU_VENDOR_LOG_SIZE - 232];
+    /*
+     * Per namespace (the fields above are the whole device's with every
+     * NSID): ns_nsid is the NSID asked for (FFFFFFFFh for 0 or
+     * FFFFFFFFh); with a BlackBox namespace's NSID, the host pages written
+     * to it and the pages GC moved that hold its data; with FFFFFFFFh the
+     * device's totals (host_pages_written and gc_pages_moved); 0 for a
+     * namespace without an FTL (NoSSD, zoned) or on a device without one.
+     */
+    uint32_t ns_nsid;
+    uint32_t rsvd236;
+    uint64_t ns_host_pages_written;
+    uint64_t ns_gc_pages_moved;
+    uint8_t rsvd256[FEMU_VENDOR_LOG_SIZE - 256];
 } FemuLogFtl;
 
 /*
@@ -236,6 +248,9 @@ FEMU_ABI_AT(FemuLogFtl, wc_full_waits, 200);
 FEMU_ABI_AT(FemuLogFtl, wc_flushes, 208);
 FEMU_ABI_AT(FemuLogFtl, wc_power_cuts, 216);
 FEMU_ABI_AT(FemuLogFtl, wc_lost_pages, 224);
+FEMU_ABI_AT(FemuLogFtl, ns_nsid, 232);
+FEMU_ABI_AT(FemuLogFtl, ns_host_pages_written, 240);
+FEMU_ABI_AT(FemuLogFtl, ns_gc_pages_moved, 248);
 
 FEMU_ABI_SIZE(FemuLatSummary, 48);
 _Static_assert(FEMU_LAT_BUCKETS == 528, "FEMU_LAT_BUCKETS is 528");

@@ -451,7 +451,9 @@ uint64_t ftl_mapped_pages_in(const struct ftl *ftl, uint64_t slba,
  * first logical block of range i, a NAND page boundary, increasing; a
  * range ends where the next begins), host pages written and GC pages
  * moved are also counted per range of the page's LPN.  0, or -1 with a
- * message.  Off by default; setting ranges zeroes the split counters.
+ * message (nothing changed).  Off by default; setting ranges again keeps
+ * the counters of a range that starts where one did, the others start
+ * at 0 (n = 0: off, all dropped).
  */
 #define FTL_MAX_NS_RANGES 16
 struct ftl_ns_counters {
