@@ -45,7 +45,6 @@ same "Compare past the end" nvme compare @N -s $END -c 7 -z 4096 -d /tmp/w
 same "Verify" nvme verify @N -s 0 -c 7
 same "Verify past the end" nvme verify @N -s $END -c 7
 same "Deallocate 0..7" nvme dsm @N --slbs=0 --blocks=8 --ad
-data "deallocated blocks" nvme read @N -s 0 -c 7 -z 4096 -d /dev/stdout
 same "Write Zeroes 100..107" nvme write-zeroes @N -s 100 -c 7
 data "zeroed blocks" nvme read @N -s 100 -c 7 -z 4096 -d /dev/stdout
 same "Read past the end" nvme read @N -s $END -c 1 -z 1024 -d /dev/null
