@@ -801,6 +801,9 @@ void femu_store_fini(FemuStore *s);
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
 /* Data was copied into [off, off + len): record its chunks as written. */
 void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len);
+/* Where a read of [off, off + len) copies from: the store, or zeroes
+ * when none of its chunks was written (store.c). */
+uint8_t *femu_store_read_src(FemuStore *s, uint64_t off, uint64_t len);
 
 /* fdp.c: Flexible Data Placement hooks.  Without a subsystem
  * with fdp=on every hook reports "not supported". */
