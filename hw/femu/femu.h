@@ -246,6 +246,7 @@ struct FemuPoller {
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
     int64_t wake_margin_ns; /* wake up this early for a due completion */
+    int64_t spin_ns;        /* idle spin window now (adaptive, poller.c) */
     /* a command run in steps (status FEMU_REQ_MORE): its next step comes
      * before any other command of this poller */
     struct FemuReq *more;
@@ -399,6 +400,7 @@ typedef struct FemuParams {
     uint32_t err_write_fail_ppm;
     /* power loss (powercut.c): cut after this many write commands */
     uint64_t power_cut_after;
+    uint32_t poller_spin_us; /* longest idle spin window (poller.c) */
 } FemuParams;
 
 /*
