@@ -187,6 +187,10 @@ typedef struct FemuCQ {
     uint64_t db_addr;       /* shadow doorbell, 0 when not used */
     uint64_t ei_addr;       /* event index, 0 when not used */
     QemuMutex lock;         /* posting (several SQs may share a CQ) */
+    /* the event index last written to ei_addr (under lock), if ei_valid:
+     * a poller about to sleep writes it only when it changes */
+    uint32_t ei_last;
+    bool ei_valid;
 } FemuCQ;
 
 typedef struct FemuSQ {
@@ -207,6 +211,9 @@ typedef struct FemuSQ {
     bool stalled;
     uint32_t stall_tail;
     uint32_t stall_gen;
+    /* the event index last written to ei_addr, if ei_valid (owner thread) */
+    uint32_t ei_last;
+    bool ei_valid;
 } FemuSQ;
 
 /* A completion waiting for its emulated time. */
