@@ -17,8 +17,8 @@
 #        FEMU_EXTRA     extra femu properties for both femu rows (",k=v")
 #        DEVICES        subset of "bb nossd nvme" (default all three)
 #        BASE_QEMU      another QEMU binary (e.g. a copy of the one before a
-#                       change): adds rows bb0 and nossd0 booted with it,
-#                       for an A/B comparison in the same run
+#                       change): adds a row bb0 / nossd0 booted with it for
+#                       each femu row, for an A/B comparison in one run
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNNER=$ROOT/scripts/femu-run
@@ -26,7 +26,9 @@ ROUNDS=${1:-3}
 SMP=${SMP:-4}
 SECS=${SECS:-5}
 DEVICES=${DEVICES:-bb nossd nvme}
-[ -n "${BASE_QEMU:-}" ] && DEVICES="$DEVICES bb0 nossd0"
+if [ -n "${BASE_QEMU:-}" ]; then
+    for d in $DEVICES; do [ "$d" = nvme ] || DEVICES="$DEVICES ${d}0"; done
+fi
 OUT=$(mktemp -d /tmp/femu-cpu.XXXXXX)
 NAND0=pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0
 
@@ -39,24 +41,29 @@ dev_args() {
     esac
 }
 
-# CPU ns of QEMU's threads but the vCPUs
-cpu_ns() {
-    local pid=$1 t sum=0 comm v
+# "TID NS" per QEMU thread but the vCPUs (ns on a CPU)
+cpu_snap() {
+    local pid=$1 t comm v
     for t in /proc/$pid/task/*; do
         comm=$(cat "$t/comm" 2>/dev/null) || continue
         case $comm in "CPU "*/TCG|"CPU "*/KVM) continue ;; esac
         if [ -r "$t/schedstat" ]; then
             read -r v _ < "$t/schedstat" || continue
         else
-            v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); print ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
+            v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%d", ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
         fi
-        sum=$((sum + ${v%.*}))
+        echo "${t##*/} $v"
     done
-    echo $sum
+}
+# CPU ns the threads used between two snapshots: a thread that started
+# meanwhile counts whole, one that ended meanwhile (QEMU's worker
+# threads come and go) is left out rather than making the sum negative
+cpu_delta() {
+    awk 'NR == FNR { a[$1] = $2; next } { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s += d } END { printf "%d\n", s }' "$1" "$2"
 }
 
 run_one() {    # DEV TAG
-    local d=$1 tag=$2 name=femu-cpu-$$-$2 pid= c0=0
+    local d=$1 tag=$2 name=femu-cpu-$$-$2 pid=
     # shellcheck disable=SC2046
     "$RUNNER" ${FEMU_RUN_ARGS:-} --smp "$SMP" --timeout 600 --env SECS="$SECS" \
         -name "$name,debug-threads=on" $(dev_args "$d") \
@@ -65,10 +72,11 @@ run_one() {    # DEV TAG
         case $line in
         phase-start*)
             pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
-            c0=$(cpu_ns "$pid") ;;
+            cpu_snap "$pid" > "$OUT/$tag.snap0" ;;
         phase-end*)
             set -- $line
-            echo "result ${2}_cpu_ns_per_io $(( ($(cpu_ns "$pid") - c0) / ($3 > 0 ? $3 : 1) ))" ;;
+            cpu_snap "$pid" > "$OUT/$tag.snap1"
+            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))" ;;
         esac
         echo "$line"
     done > "$OUT/$tag.log"
