@@ -188,6 +188,10 @@ typedef struct FemuCQ {
     uint64_t db_addr;       /* shadow doorbell, 0 when not used */
     uint64_t ei_addr;       /* event index, 0 when not used */
     QemuMutex lock;         /* posting (several SQs may share a CQ) */
+    /* the event index last written to ei_addr (under lock), if ei_valid:
+     * a poller about to sleep writes it only when it changes */
+    uint32_t ei_last;
+    bool ei_valid;
 } FemuCQ;
 
 typedef struct FemuSQ {
@@ -208,6 +212,9 @@ typedef struct FemuSQ {
     bool stalled;
     uint32_t stall_tail;
     uint32_t stall_gen;
+    /* the event index last written to ei_addr, if ei_valid (owner thread) */
+    uint32_t ei_last;
+    bool ei_valid;
 } FemuSQ;
 
 /* A completion waiting for its emulated time. */
@@ -247,6 +254,7 @@ struct FemuPoller {
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
     int rr;                 /* SQ the next fetch round starts with */
     int64_t wake_margin_ns; /* wake up this early for a due completion */
+    int64_t spin_ns;        /* idle spin window now (adaptive, poller.c) */
     /* a command run in steps (status FEMU_REQ_MORE): its next step comes
      * before any other command of this poller */
     struct FemuReq *more;
@@ -404,6 +412,7 @@ typedef struct FemuParams {
     uint32_t err_write_fail_ppm;
     /* power loss (powercut.c): cut after this many write commands */
     uint64_t power_cut_after;
+    uint32_t poller_spin_us; /* longest idle spin window (poller.c) */
 } FemuParams;
 
 /*
@@ -834,6 +843,9 @@ void femu_store_fini(FemuStore *s);
 void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len);
 /* Data was copied into [off, off + len): record its chunks as written. */
 void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len);
+/* Where a read of [off, off + len) copies from: the store, or zeroes
+ * when none of its chunks was written (store.c). */
+uint8_t *femu_store_read_src(FemuStore *s, uint64_t off, uint64_t len);
 
 /* fdp.c: Flexible Data Placement hooks.  Without a subsystem
  * with fdp=on every hook reports "not supported". */

@@ -352,6 +352,7 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
     uint64_t slba = le64_to_cpu(rw->slba);
     uint32_t nlb = (uint32_t)le16_to_cpu(rw->nlb) + 1;
     uint64_t len = (uint64_t)nlb << n->lba_shift;
+    uint64_t off = slba << n->lba_shift;
     uint32_t pid = FTL_PID_NONE;
     uint16_t status;
 
@@ -382,9 +383,12 @@ static uint16_t femu_rw(FemuCtrl *n, FemuReq *req, bool is_write)
             return status;
         }
     }
-    /* the copy goes straight between guest RAM and the store */
+    /* the copy goes straight between guest RAM and the store (a read
+     * of never-written blocks copies zeroes without touching it) */
     status = femu_dma_cmd(n, &req->cmd,
-                          req->ns->store.base + (slba << n->lba_shift),
+                          is_write ? req->ns->store.base + off
+                                   : femu_store_read_src(&req->ns->store, off,
+                                                         len),
                           len, !is_write);
     if (is_write) {
         /* after the copy (a failed one may have copied part of it) */

@@ -10,11 +10,12 @@
  * femu_cqe_late).
  *
  * Adaptive waiting: after the last progress the poller spins for a short
- * while (FEMU_SPIN_IDLE_NS: a QD1 guest soon submits its next command), and
- * it also spins when the next completion is due within twice its wake
- * margin (adaptive, see FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on
- * an eventfd (kicked by MMIO doorbells) with a timeout of the next due
- * time minus the wake margin.  Before sleeping it publishes event
+ * adaptive window (poller_spin_us at most, see femu_spin_adapt: only
+ * while new work has been coming that soon), and it also spins when the
+ * next completion is due within twice its wake margin (adaptive, see
+ * FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on an eventfd (kicked by
+ * MMIO doorbells) with a timeout of the next due time minus the wake
+ * margin.  Before sleeping it publishes event
  * indexes so that a guest using shadow doorbells rings the MMIO doorbell
  * for new work.  An idle device therefore costs no host CPU.
  *
@@ -38,9 +39,20 @@
 #include "femu.h"
 #include "trace.h"
 
-/* spin this long after the last progress before sleeping: a QD1 guest
- * under TCG needs ~100 us to turn a completion into its next command */
-#define FEMU_SPIN_IDLE_NS   200000
+/*
+ * Idle spinning.  After its last progress a poller spins for its window
+ * p->spin_ns, then sleeps until a doorbell kicks it.  The window's
+ * ceiling is poller_spin_us (default 10 us): a sleep and its wake-up
+ * cost the host about that much CPU and the guest about that much
+ * latency, so spinning longer for work that may not come only burns a
+ * core the guest could use (under TCG a QD1 guest needs 15-100 us to
+ * turn a completion into its next command: there the poller sleeps
+ * after every command).  The window adapts the way KVM's halt polling
+ * does: an idle period that ended (new work) within the ceiling doubles
+ * it (from FEMU_SPIN_START_NS), a longer one halves it, and below
+ * FEMU_SPIN_START_NS it is 0.
+ */
+#define FEMU_SPIN_START_NS  2000
 /*
  * Wake up this long (the wake margin) before a due completion, then spin
  * to it: a timed sleep overshoots by the host's wake-up latency, a few
@@ -403,6 +415,26 @@ static void femu_wake_margin_update(FemuPoller *p, int64_t overshoot)
     qatomic_set(&p->wake_margin_ns, m);
 }
 
+/* An idle period of idle_ns ended with new work: adapt the spin window. */
+static void femu_spin_adapt(FemuPoller *p, int64_t idle_ns)
+{
+    int64_t w = p->spin_ns;
+    int64_t max = (int64_t)p->n->params.poller_spin_us * 1000;
+
+    if (idle_ns <= max) {
+        if (idle_ns > w) {
+            /* spinning a little longer would have caught it */
+            w = MIN(MAX(w * 2, FEMU_SPIN_START_NS), max);
+        }
+    } else {
+        w /= 2;
+        if (w < FEMU_SPIN_START_NS) {
+            w = 0;
+        }
+    }
+    p->spin_ns = w;
+}
+
 static void *femu_poller_thread(void *opaque)
 {
     FemuPoller *p = opaque;
@@ -411,6 +443,7 @@ static void *femu_poller_thread(void *opaque)
         .events = G_IO_IN,
     };
     int64_t idle_since = 0;
+    bool was_idle = false;      /* the last round found nothing to do */
 
     /* nanosecond timers: the default 50 us slack would blur timing */
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -418,7 +451,7 @@ static void *femu_poller_thread(void *opaque)
 
     while (!qatomic_read(&p->stop)) {
         int64_t next_due, now, wait;
-        bool progress;
+        bool progress, fetched;
 
         if (qatomic_read(&p->lock_waiters)) {
             /* let the main loop have p->lock first (femu_poller_lock) */
@@ -429,23 +462,29 @@ static void *femu_poller_thread(void *opaque)
         qemu_mutex_lock(&p->lock);
         progress = femu_unpark(p);
         progress |= femu_post_due(p, &next_due);
-        progress |= femu_fetch(p);
+        fetched = femu_fetch(p);
+        progress |= fetched;
         progress |= femu_post_due(p, &next_due);
         qemu_mutex_unlock(&p->lock);
         femu_poller_signal(p);
 
         now = get_clock();
         if (progress) {
+            if (fetched && was_idle && idle_since) {
+                femu_spin_adapt(p, now - idle_since);
+            }
+            was_idle = false;
             idle_since = now;
             continue;
         }
+        was_idle = true;
         /* -1: nothing pending; a due time that just passed spins (0) */
         wait = next_due == INT64_MAX ? -1 : MAX(next_due - now, 0);
         if (wait >= 0 && wait <= 2 * p->wake_margin_ns) {
             cpu_relax();
             continue;
         }
-        if (now - idle_since < FEMU_SPIN_IDLE_NS) {
+        if (now - idle_since < p->spin_ns) {
             cpu_relax();
             continue;
         }
@@ -473,7 +512,6 @@ static void *femu_poller_thread(void *opaque)
         }
         event_notifier_test_and_clear(&p->kick);
         qatomic_set(&p->sleeping, false);
-        idle_since = get_clock();
     }
     return NULL;
 }

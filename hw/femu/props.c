@@ -93,6 +93,9 @@ static FemuProp femu_dev_rows[] = {
     STR_ROW("subsys", DEV(params.subsys_id),
             "id of a femu-subsys device (FDP settings), given before this "
             "controller"),
+    ROW(U32, "poller_spin_us", DEV(params.poller_spin_us), 10, 0, 1000,
+        "longest time an idle poller spins for new commands before it "
+        "sleeps until a doorbell (0..1000 us; the window adapts below it)"),
     /* Zoned Namespace SSD (femu_mode=3) */
     FREE_ROW(U32, "zone_luns", DEV(params.zns_zone_luns), 4,
              "femu_mode=3: LUNs one zone stripes over; must divide nchs x "

@@ -96,6 +96,11 @@ void femu_dbbuf_attach(FemuCtrl *n, FemuSQ *sq)
     sq->ei_addr = n->dbbuf_eis + 2 * sq->sqid * 4;
     cq->db_addr = n->dbbuf_dbs + (2 * cq->cqid + 1) * 4;
     cq->ei_addr = n->dbbuf_eis + (2 * cq->cqid + 1) * 4;
+    /* new buffers: the event indexes are written again */
+    sq->ei_valid = false;
+    qemu_mutex_lock(&cq->lock);
+    cq->ei_valid = false;
+    qemu_mutex_unlock(&cq->lock);
 }
 
 /*
@@ -117,11 +122,11 @@ static bool femu_read_u32(FemuCtrl *n, uint64_t addr, uint32_t *val)
     return true;
 }
 
-static void femu_write_u32(FemuCtrl *n, uint64_t addr, uint32_t val)
+static bool femu_write_u32(FemuCtrl *n, uint64_t addr, uint32_t val)
 {
     uint32_t v = cpu_to_le32(val);
 
-    femu_dma_write(n, addr, &v, sizeof(v));
+    return femu_dma_write(n, addr, &v, sizeof(v));
 }
 
 /* The host's latest SQ tail, shadow doorbell if configured, else MMIO. */
@@ -223,11 +228,25 @@ static uint32_t femu_cq_head(FemuCQ *cq)
  * Before a poller sleeps it asks the host to ring the MMIO doorbell for
  * anything past what it has seen (event index, NVMe 2.0 5.8).
  */
+/*
+ * The event indexes are written only when they change: a poller sets
+ * them before every sleep, and at QD1 it sleeps after every command, on
+ * every SQ it serves.  Only the device writes them; a guest that
+ * overwrites one rings fewer MMIO doorbells and waits for itself.
+ */
 void femu_sq_set_eventidx(FemuSQ *sq)
 {
-    if (sq->ei_addr) {
-        femu_write_u32(sq->n, sq->ei_addr, femu_sq_tail(sq));
+    uint32_t tail;
+
+    if (!sq->ei_addr) {
+        return;
     }
+    tail = femu_sq_tail(sq);
+    if (sq->ei_valid && sq->ei_last == tail) {
+        return;
+    }
+    sq->ei_valid = femu_write_u32(sq->n, sq->ei_addr, tail);
+    sq->ei_last = tail;
 }
 
 /*
@@ -252,7 +271,10 @@ void femu_cq_set_eventidx(FemuCQ *cq)
     seen = femu_cq_head(cq);
     do {
         head = seen;
-        femu_write_u32(cq->n, cq->ei_addr, head);
+        if (!cq->ei_valid || cq->ei_last != head) {
+            cq->ei_valid = femu_write_u32(cq->n, cq->ei_addr, head);
+            cq->ei_last = head;
+        }
         smp_mb();
         seen = femu_cq_head(cq);
     } while (seen != head);

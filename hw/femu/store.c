@@ -24,6 +24,7 @@
 #include "qapi/error.h"
 #include "qemu/madvise.h"
 #include "qemu/bitmap.h"
+#include "qemu/units.h"
 #include <sys/mman.h>
 #include "femu.h"
 
@@ -115,4 +116,27 @@ void femu_store_discard(FemuStore *s, uint64_t off, uint64_t len)
         /* cannot release: zero them instead (costs memory, not data) */
         memset(s->base + start, 0, end - start);
     }
+}
+
+/*
+ * Zeroes that never-written data is read from.  A never-written or
+ * discarded page of the store is not mapped (or was released): reading
+ * it takes a page fault that maps the shared zero page, once per page
+ * and again after each discard, so a read of never-written blocks cost
+ * more host CPU than a read of written ones, not less.  Reading from
+ * this buffer instead costs nothing the written case does not.
+ */
+#define FEMU_ZERO_BUF   (128 * KiB)
+static uint8_t femu_zero_buf[FEMU_ZERO_BUF];
+
+uint8_t *femu_store_read_src(FemuStore *s, uint64_t off, uint64_t len)
+{
+    uint64_t c0 = off / FEMU_STORE_CHUNK;
+    uint64_t c1 = DIV_ROUND_UP(off + len, FEMU_STORE_CHUNK);
+
+    if (len <= FEMU_ZERO_BUF && off + len <= s->size &&
+        find_next_bit(s->written, c1, c0) >= c1) {
+        return femu_zero_buf;
+    }
+    return s->base + off;
 }

@@ -9,6 +9,10 @@
 refuse 'poller_rt=100: must be 0 \(off\) or a SCHED_FIFO priority 1\.\.99' \
     femu,poller_rt=100
 accept femu,poller_rt=0
+# the idle spin window's ceiling (poller.c): 0 (sleep at once) .. 1000 us
+refuse 'poller_spin_us=1001: must be 0\.\.1000' femu,poller_spin_us=1001
+accept femu,poller_spin_us=0
+accept femu,poller_spin_us=1000
 
 rt_allowed() { chrt -f 1 true 2>/dev/null; }
 

@@ -1,0 +1,110 @@
+#!/bin/bash
+# Host CPU per completed I/O and IOPS: femu BlackBox (femu_mode=1), femu
+# NoSSD (femu_mode=2), both with all NAND times 0, and QEMU's own nvme on
+# a null-co node, same QEMU binary, one boot each per round, the order
+# rotating from round to round; medians over the rounds and ratios
+# against nvme.  CPU is that of every QEMU thread but the vCPU threads
+# ("CPU n/TCG" or "CPU n/KVM" with -name ...,debug-threads=on), from
+# /proc/PID/task/*/schedstat (ns on a CPU) between the guest's phase
+# markers (cpu-guest.sh), divided by the I/Os fio completed.  Workloads:
+# QD1 random reads (psync), QD32 random writes (libaio), 4 jobs of random
+# writes at QD8 on 4 guest CPUs (so 4 NVMe queues), 4 KiB, SECS s each.
+#
+# Usage: bench/device/cpu.sh [ROUNDS]      (default 3)
+# Env:   FEMU_RUN_ARGS  extra scripts/femu-run options (--qemu PATH, --accel)
+#        SMP            guest CPUs (default 4)
+#        SECS           seconds per workload (default 5)
+#        FEMU_EXTRA     extra femu properties for both femu rows (",k=v")
+#        DEVICES        subset of "bb nossd nvme" (default all three)
+#        BASE_QEMU      another QEMU binary (e.g. a copy of the one before a
+#                       change): adds a row bb0 / nossd0 booted with it for
+#                       each femu row, for an A/B comparison in one run
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+RUNNER=$ROOT/scripts/femu-run
+ROUNDS=${1:-3}
+SMP=${SMP:-4}
+SECS=${SECS:-5}
+DEVICES=${DEVICES:-bb nossd nvme}
+if [ -n "${BASE_QEMU:-}" ]; then
+    for d in $DEVICES; do [ "$d" = nvme ] || DEVICES="$DEVICES ${d}0"; done
+fi
+OUT=$(mktemp -d /tmp/femu-cpu.XXXXXX)
+NAND0=pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0
+
+dev_args() {
+    case $1 in
+    *0)    echo "--qemu $BASE_QEMU $(dev_args "${1%0}")" ;;
+    bb)    echo "-device femu,serial=bench,femu_mode=1,$NAND0${FEMU_EXTRA:-}" ;;
+    nossd) echo "-device femu,serial=bench,femu_mode=2${FEMU_EXTRA:-}" ;;
+    nvme)  echo "-blockdev null-co,node-name=nul0,size=1073741824,read-zeroes=on -device nvme,serial=bench,drive=nul0" ;;
+    esac
+}
+
+# "TID NS" per QEMU thread but the vCPUs (ns on a CPU)
+cpu_snap() {
+    local pid=$1 t comm v
+    for t in /proc/$pid/task/*; do
+        comm=$(cat "$t/comm" 2>/dev/null) || continue
+        case $comm in "CPU "*/TCG|"CPU "*/KVM) continue ;; esac
+        if [ -r "$t/schedstat" ]; then
+            read -r v _ < "$t/schedstat" || continue
+        else
+            v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%d", ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
+        fi
+        echo "${t##*/} $v"
+    done
+}
+# CPU ns the threads used between two snapshots: a thread that started
+# meanwhile counts whole, one that ended meanwhile (QEMU's worker
+# threads come and go) is left out rather than making the sum negative
+cpu_delta() {
+    awk 'NR == FNR { a[$1] = $2; next } { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s += d } END { printf "%d\n", s }' "$1" "$2"
+}
+
+run_one() {    # DEV TAG
+    local d=$1 tag=$2 name=femu-cpu-$$-$2 pid=
+    # shellcheck disable=SC2046
+    "$RUNNER" ${FEMU_RUN_ARGS:-} --smp "$SMP" --timeout 600 --env SECS="$SECS" \
+        -name "$name,debug-threads=on" $(dev_args "$d") \
+        --script "$ROOT/bench/device/cpu-guest.sh" 2>&1 |
+    while IFS= read -r line; do
+        case $line in
+        phase-start*)
+            pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
+            cpu_snap "$pid" > "$OUT/$tag.snap0" ;;
+        phase-end*)
+            set -- $line
+            cpu_snap "$pid" > "$OUT/$tag.snap1"
+            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))" ;;
+        esac
+        echo "$line"
+    done > "$OUT/$tag.log"
+    grep -q '^result' "$OUT/$tag.log" || { echo "no result from $tag:"; tail -5 "$OUT/$tag.log"; }
+}
+
+median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }
+get() { cat "$OUT"/$1-*.log 2>/dev/null | awk -v m="$2" '$1 == "result" && $2 == m {print $3}' | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+echo "# $(date -u +%FT%TZ) $(uname -n) smp=$SMP rounds=$ROUNDS secs=$SECS load=$(cut -d' ' -f1-3 /proc/loadavg) extra='${FEMU_EXTRA:-}'; logs in $OUT"
+set -- $DEVICES
+for r in $(seq "$ROUNDS"); do
+    # rotate the order: each device goes first once in three rounds
+    for k in $(seq 0 $(($# - 1))); do
+        i=$(( (k + r - 1) % $# + 1 ))
+        run_one "${!i}" "${!i}-$r"
+    done
+done
+# the runner says which accelerator it used (auto: KVM where it works)
+accel=$(grep -ho 'accel=[a-z]*' "$OUT"/*.log | sort -u | tr '\n' ' ')
+echo "# done $(date -u +%FT%TZ) ${accel:-accel=unknown} load=$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-6s %-10s %12s %10s %12s %10s %10s\n' load device cpu_ns/io vs_nvme iops vs_nvme lat_ns
+for w in qd1 qd32 4j; do
+    nc=$(get nvme ${w}_cpu_ns_per_io) ni=$(get nvme ${w}_iops)
+    for d in $DEVICES; do
+        c=$(get $d ${w}_cpu_ns_per_io) i=$(get $d ${w}_iops) l=$(get $d ${w}_lat_ns)
+        [ -n "$c" ] || continue
+        printf '%-6s %-10s %12s %10s %12s %10s %10s\n' $w $d "$c" "$(ratio "$c" "$nc")" "$i" "$(ratio "$i" "$ni")" "$l"
+    done
+done
