@@ -14,6 +14,9 @@
 #                   tables are made from; default a temporary file)
 #   --timeout SEC   per run (default 1800)
 #   --nice N        niceness of each QEMU (default 5)
+#   --extra ARGS    models-run.sh arguments added after each cell's (e.g.
+#                   "WARM=0": the reads do not change a page counter, so
+#                   the WAF of a cell without a cache stays comparable)
 #   --list          print the cells and exit
 #   --table FILE    print the Markdown table of a raw results file and exit
 # CELL: names from --list (default all).
@@ -24,7 +27,7 @@ ME=models
 die() { echo "$ME: $*" >&2; exit 1; }
 
 PEER=${FEMU_PEER_QEMU:-} OURS=$ROOT/build-femu/qemu-system-x86_64
-ONLY="" RAW="" TIMEOUT=1800 LIST=0 NICE=5 TABLE=""
+ONLY="" RAW="" TIMEOUT=1800 LIST=0 NICE=5 TABLE="" EXTRA=""
 CELLS=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
     --raw) RAW=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --nice) NICE=$2; shift 2 ;;
+    --extra) EXTRA=$2; shift 2 ;;
     --list) LIST=1; shift ;;
     --table) TABLE=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -49,11 +53,13 @@ done
 SMALL=nchs=2,luns_per_ch=2,blks_per_pl=64,pgs_per_blk=64,op_pcent=25
 LARGE=nchs=4,luns_per_ch=4,blks_per_pl=128,pgs_per_blk=256,op_pcent=25
 MARGS="IOS=500 WARM=1x WRITE=2x"        # mapping schemes: the WAF matters
-OARGS="IOS=500 WARM=1x WRITE=0.5x"      # caches and cell types: latency
+OARGS="IOS=300 WARM=0.5x WRITE=0.25x"  # caches and cell types: latency
 LARGS="IOS=500 WARM=64m WRITE=0.25x FILL_FAST=1"
-# Cells run in groups: one boot per group and side, one device per cell
-# (-device femu,serial=CELL,...; models-run.sh SERIAL=CELL finds it), so a
-# group costs one guest boot instead of one per cell.
+# Cells run in groups: one boot per group and side, one device per cell,
+# so a group costs one guest boot instead of one per cell. Both devices
+# name their controllers vSSD0, vSSD1, ... in the order of the -device
+# options (FEMU upstream ignores the serial property), and
+# models-run.sh SERIAL=vSSDi finds cell i of the group.
 # name|group|geometry|properties|models-run.sh arguments
 ALL=(
     "page|map|$SMALL|mapping=page|$MARGS"
@@ -84,7 +90,7 @@ table() {
         if (!(cell in seen)) { seen[cell] = 1; order[n++] = cell } next }
     /^### end cell=/ { line = $0; rc[cell, side] = f("rc"); next }
     /^lat phase=(read|write) / { line = $0; ph = f("phase")
-        lat[cell, side, ph] = f("mean_us") " / " f("p99_us"); next }
+        lat[cell, side, ph] = f("mean_us") " / " f("p50_us") " / " f("p99_us"); next }
     /^counters phase=age / { line = $0; waf[cell, side] = f("waf"); next }
     /^c0 / { line = $0; h = f("hits"); m = f("misses"); mh = f("map_hits"); mm = f("map_misses")
         x = ""
@@ -96,7 +102,7 @@ table() {
     function w(c, s) { return ((c, s) in waf) ? waf[c, s] : ((rc[c, s] == "") ? "-" : "fail") }
     function r(a, b) { return (a + 0 > 0 && b + 0 > 0) ? sprintf("%.3f", b / a) : "-" }
     END {
-        print "| cell | properties | WAF FEMU | WAF this | ratio | QD1 read mean / p99 us, FEMU | this | QD1 write mean / p99 us, FEMU | this | this project'"'"'s model counters |"
+        print "| cell | properties | WAF FEMU | WAF this | ratio | QD1 read mean / p50 / p99 us, FEMU | this | QD1 write mean / p50 / p99 us, FEMU | this | this project'"'"'s model counters |"
         print "|---|---|---|---|---|---|---|---|---|---|"
         for (i = 0; i < n; i++) { c = order[i]
             printf "| %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", c, props[c],
@@ -134,13 +140,16 @@ group() {
     shift 2
     [ "$side" = peer ] && counters=smart
     local dev=() shown=()
+    local i=0
     cmd="rc=0"
     for c in "$@"; do
         line=$(printf '%s\n' "${ALL[@]}" | awk -F'|' -v c="$c" '$1 == c')
         IFS='|' read -r name grp geom props args <<<"$line"
-        dev+=(-device "femu,femu_mode=1,serial=$name,$geom,$props")
+        args="$args${EXTRA:+ $EXTRA}"
+        dev+=(-device "femu,femu_mode=1,$geom,$props")
         cmd+="; echo '### cell=$name side=$side props=$props geometry=$geom args=$args'"
-        cmd+="; bash models-run.sh SERIAL=$name COUNTERS=$counters $args; echo \"### end cell=$name side=$side rc=\$?\""
+        cmd+="; bash models-run.sh SERIAL=vSSD$i COUNTERS=$counters $args; echo \"### end cell=$name side=$side rc=\$?\""
+        i=$((i + 1))
     done
     log=$(mktemp)
     t0=$(date +%s)
