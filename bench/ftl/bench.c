@@ -107,6 +107,7 @@ struct variant {
     uint32_t write_cache_mb;
     bool reads;
     uint32_t div;
+    uint32_t cell;     /* nand_cell_type (0 = uniform times) */
 };
 
 static void subject_init_var(struct subject *s, uint32_t thres,
@@ -126,6 +127,7 @@ static void subject_init_var(struct subject *s, uint32_t thres,
         c.read_cache_mb = v->read_cache_mb;
         c.cache_evict = v->evict;
         c.write_cache_mb = v->write_cache_mb;
+        c.nand_cell_type = v->cell;
     }
     s->f = ftl_new(&c, err, sizeof(err));
     if (!s->f) {
@@ -389,6 +391,16 @@ int main(int argc, char **argv)
               FTL_EVICT_ARC, 0, true, 1 },
             { "dftl mapping_cache_mb=1 reads", FTL_MAP_DFTL, 1, 0, 0, 0, 0,
               true, 1 },
+            { "page nand_cell_type=1", FTL_MAP_PAGE, 0, 0, 0, 0, 0, false, 1,
+              1 },
+            { "page nand_cell_type=2", FTL_MAP_PAGE, 0, 0, 0, 0, 0, false, 1,
+              2 },
+            { "page nand_cell_type=3", FTL_MAP_PAGE, 0, 0, 0, 0, 0, false, 1,
+              3 },
+            { "page nand_cell_type=4", FTL_MAP_PAGE, 0, 0, 0, 0, 0, false, 1,
+              4 },
+            { "page reads nand_cell_type=4", FTL_MAP_PAGE, 0, 0, 0, 0, 0, true,
+              1, 4 },
         };
         enum { NV = sizeof(var) / sizeof(var[0]) };
         struct subject m[NV];

@@ -16,6 +16,10 @@
 #                     placement (FDP=0 / FDP=1)
 #   05-latency.svg    QD1 latency tail of each phase (fio's percentiles) and
 #                     the completions' lateness (log page C1h's percentiles)
+#   08-mapping-caches.svg  WAF and QD1 read latency against DFTL's
+#                     mapping_cache_mb and read_cache_mb: femu-sim, this
+#                     project's device and FEMU upstream's in the guest
+#                     (the table: scripts/tables/models.sh)
 # A guest cell that is not a number is drawn as missing.  Needs gnuplot
 # (Debian's gnuplot-nox: installed with apt-get when run as root).
 # Exit status 0, 1 on an error (one line on stderr).
@@ -221,4 +225,41 @@ set format y "%g"
 set key bottom left box opaque
 set style data linespoints
 plot $clause
+EOF
+
+# 08-mapping-caches: WAF and QD1 read latency against the cache size,
+# DFTL's mapping cache (mapping_cache_mb) and the read cache
+# (read_cache_mb): femu-sim, this project's device and FEMU upstream's in
+# the guest (bench/peer/models.sh)
+rows 08-mapping-caches | while IFS=$'\t' read -r props mb ws wg wf ms mg mf _; do
+    case $props in mapping=dftl*) k=dftl ;; read_cache_mb=*) k=rc ;; *) continue ;; esac
+    echo "$k $mb $(num "$ws") $(num "$wg") $(num "$wf") $(num "$ms") $(num "$mg") $(num "$mf")"
+done >"$tmp/08.rows"
+[ -s "$tmp/08.rows" ] || die "table 08-mapping-caches has no rows"
+grep '^dftl ' "$tmp/08.rows" | cut -d' ' -f2- >"$tmp/08-dftl.dat"
+grep '^rc ' "$tmp/08.rows" | cut -d' ' -f2- >"$tmp/08-rc.dat"
+plot 08-mapping-caches <<EOF
+set terminal svg size 800,600 noenhanced font "sans,11" background "white"
+set output "$out/08-mapping-caches.svg"
+set multiplot layout 2,2 title "$(caption 08-mapping-caches | sed 's/"//g')" font "sans,11"
+set style data linespoints
+set key top right box opaque font "sans,9"
+set yrange [0:*]
+set xlabel "mapping_cache_mb (DFTL)"
+set ylabel "WAF"
+plot "$tmp/08-dftl.dat" using 1:2 title "femu-sim" lw 2 pt 7, "" using 1:3 title "this, guest" lw 2 dt 2 pt 6 ps 1.5, "" using 1:4 title "FEMU, guest" lw 2 dt 3 pt 4 ps 1.5
+set ylabel "QD1 read mean (us)"
+set logscale y
+set yrange [*:*]
+plot "$tmp/08-dftl.dat" using 1:5 title "femu-sim" lw 2 pt 7, "" using 1:6 title "this, guest" lw 2 dt 2 pt 6 ps 1.5, "" using 1:7 title "FEMU, guest" lw 2 dt 3 pt 4 ps 1.5
+unset logscale y
+set yrange [0:*]
+set xlabel "read_cache_mb (clock)"
+set ylabel "WAF"
+plot "$tmp/08-rc.dat" using 1:2 title "femu-sim" lw 2 pt 7, "" using 1:3 title "this, guest" lw 2 dt 2 pt 6 ps 1.5, "" using 1:4 title "FEMU, guest" lw 2 dt 3 pt 4 ps 1.5
+set ylabel "QD1 read mean (us)"
+set logscale y
+set yrange [*:*]
+plot "$tmp/08-rc.dat" using 1:5 title "femu-sim" lw 2 pt 7, "" using 1:6 title "this, guest" lw 2 dt 2 pt 6 ps 1.5, "" using 1:7 title "FEMU, guest" lw 2 dt 3 pt 4 ps 1.5
+unset multiplot
 EOF
