@@ -145,6 +145,14 @@ bool femu_power_cut(FemuCtrl *n, const char *why, bool main_loop)
         return false;
     }
     if (main_loop) {
+        /*
+         * A poller's write copies its data into the store between its
+         * shadow copy and its FTL write, outside ftl_lock: wait for the
+         * commands being executed (under each poller's lock), so no copy
+         * lands in a page while the cut puts back its durable content;
+         * the pollers fetch nothing more once powered_off is set.
+         */
+        femu_pollers_lock_all(n);
         femu_ftl_lock_main(n);
     } else {
         femu_ftl_lock(n);
@@ -161,6 +169,9 @@ bool femu_power_cut(FemuCtrl *n, const char *why, bool main_loop)
                                      femu_powercut_zone_lost, n);
     }
     qemu_mutex_unlock(&n->ftl_lock);
+    if (main_loop) {
+        femu_pollers_unlock_all(n);
+    }
     femu_ctrl_fatal(n);
     trace_femu_power_cut(why, lost);
     return true;
