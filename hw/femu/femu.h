@@ -258,6 +258,15 @@ struct FemuPoller {
     /* a command run in steps (status FEMU_REQ_MORE): its next step comes
      * before any other command of this poller */
     struct FemuReq *more;
+    /* written by this poller only, on a cache line of their own so that
+     * pollers on other cores do not share it (trace femu_poller_stats) */
+    struct {
+        uint64_t commands;      /* I/O commands fetched */
+        uint64_t completions;   /* CQEs posted */
+        uint64_t inlined;       /* of those: in the sweep (hiops_inline) */
+        uint64_t sleeps;        /* sleeps on the kick eventfd */
+        uint64_t wakeups;       /* of those: ended by a kick, not timeout */
+    } QEMU_ALIGNED(64) stats;
 };
 
 /* The result of executing one command. */
@@ -413,6 +422,7 @@ typedef struct FemuParams {
     /* power loss (powercut.c): cut after this many write commands */
     uint64_t power_cut_after;
     uint32_t poller_spin_us; /* longest idle spin window (poller.c) */
+    bool hiops_inline;      /* NoSSD I/O completes in the fetch sweep */
 } FemuParams;
 
 /*
@@ -464,6 +474,9 @@ struct FemuModeOps {
     void (*log_c0)(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log);
     /* 0xEF codes 1-5 on the back end (NULL: nothing to control) */
     void (*control)(FemuCtrl *n, FemuNamespace *ns, uint32_t code);
+    /* its commands take no emulated time: with hiops_inline the poller
+     * posts their CQE in the fetch sweep (poller.c) */
+    bool complete_inline;
 };
 typedef struct FemuModeOps FemuModeOps;
 

@@ -202,6 +202,7 @@ static const FemuModeOps femu_modes[] = {
         .dulbe = true,
         .format = true,
         .dsm_deallocates = true,
+        .complete_inline = true,
     },
     {
         .mode = FEMU_MODE_ZNS,

@@ -34,6 +34,7 @@
 #include "qapi/error.h"
 #include "qemu/timer.h"
 #include "qemu/main-loop.h"
+#include "qemu/memalign.h"
 #include <sys/prctl.h>
 #include <sched.h>
 #include "femu.h"
@@ -172,6 +173,7 @@ static bool femu_complete(FemuPoller *p, FemuPending *e)
     /* lateness ends when the CQE is in guest memory (docs/log-pages.md) */
     now = get_clock();
     sq->inflight--;
+    p->stats.completions++;
     femu_lat_record(&p->n->lat_cqe, now - e->due_ns);
     p->irq_due_ns = MIN(p->irq_due_ns, e->due_ns);
     trace_femu_cqe_late(sq->sqid, le16_to_cpu(e->cid), now - e->due_ns);
@@ -272,6 +274,32 @@ static void femu_req_done(FemuPoller *p, FemuReq *req)
 }
 
 /*
+ * hiops_inline: post the CQE of a command of a mode without emulated time
+ * (NoSSD) now, in the fetch sweep, instead of queuing it for
+ * femu_post_due: no pending entry, no clock reads, no lateness record
+ * (nothing waits for a due time).  A CQ that is full or has parked
+ * completions (which this one must not overtake), or a power cut, takes
+ * the ordinary path.
+ */
+static void femu_req_done_inline(FemuPoller *p, FemuReq *req)
+{
+    FemuSQ *sq = req->sq;
+
+    if ((qatomic_read(&sq->cq->parked_mask) & femu_poller_bit(p)) ||
+        qatomic_read(&p->n->powered_off) ||
+        !femu_cq_post(sq->cq, sq, req->cmd.cid, req->status, req->result)) {
+        femu_req_done(p, req);
+        return;
+    }
+    trace_femu_io_fetch(sq->sqid, le16_to_cpu(req->cmd.cid),
+                        req->cmd.opcode, sq->head, 0);
+    sq->inflight--;
+    p->stats.completions++;
+    p->stats.inlined++;
+    p->irq_due_ns = MIN(p->irq_due_ns, req->arrival_ns);
+}
+
+/*
  * The next step of a command run in steps (Zone Management Send Reset
  * with Select All): true when it has finished.  Between two steps the
  * poller loop lets p->lock go (and the step lets ftl_lock go), so the
@@ -330,6 +358,7 @@ static bool femu_fetch(FemuPoller *p)
             }
             progress = true;
             sq->inflight++;
+            p->stats.commands++;
             req.sq = sq;
             req.status = NVME_SUCCESS;
             req.result = 0;
@@ -343,8 +372,15 @@ static bool femu_fetch(FemuPoller *p)
                 p->rr = (p->rr + j + 1) % nsqs;
                 return true;
             }
-            femu_req_done(p, &req);
-            femu_post_due(p, &next_due);
+            if (n->params.hiops_inline && req.ns &&
+                req.ns->mode->complete_inline) {
+                femu_req_done_inline(p, &req);
+            } else {
+                femu_req_done(p, &req);
+            }
+            if (p->nheap) {
+                femu_post_due(p, &next_due);
+            }
             if (p->irq_due_ns != INT64_MAX &&
                 get_clock() - p->irq_due_ns >= FEMU_IRQ_BATCH_NS) {
                 p->rr = (p->rr + j + 1) % nsqs;
@@ -503,16 +539,24 @@ static void *femu_poller_thread(void *opaque)
         if (!progress && !qatomic_read(&p->stop)) {
             int64_t timeout = wait < 0 ? -1 : wait - p->wake_margin_ns;
             int64_t t0 = get_clock();
+            int ret;
 
             trace_femu_poller_sleep(p->index, timeout);
-            if (qemu_poll_ns(&pfd, 1, timeout) == 0 && timeout >= 0) {
+            p->stats.sleeps++;
+            ret = qemu_poll_ns(&pfd, 1, timeout);
+            if (ret == 0 && timeout >= 0) {
                 femu_wake_margin_update(p, get_clock() - t0 - timeout);
+            } else if (ret > 0) {
+                p->stats.wakeups++;
             }
             trace_femu_poller_wake(p->index);
         }
         event_notifier_test_and_clear(&p->kick);
         qatomic_set(&p->sleeping, false);
     }
+    trace_femu_poller_stats(p->index, p->stats.commands,
+                            p->stats.completions, p->stats.inlined,
+                            p->stats.sleeps, p->stats.wakeups);
     return NULL;
 }
 
@@ -618,7 +662,7 @@ static void femu_pollers_join(FemuCtrl *n, uint32_t count)
         g_free(p->heap);
         g_free(p->parked);
     }
-    g_free(n->pollers);
+    qemu_vfree(n->pollers);
     n->pollers = NULL;
 }
 
@@ -630,7 +674,9 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
                    sched_get_priority_max(SCHED_FIFO));
         return;
     }
-    n->pollers = g_new0(FemuPoller, n->params.npollers);
+    /* cache-line aligned: each poller's stats on a line of their own */
+    n->pollers = qemu_memalign(64, sizeof(FemuPoller) * n->params.npollers);
+    memset(n->pollers, 0, sizeof(FemuPoller) * n->params.npollers);
     for (uint32_t i = 0; i < n->params.npollers; i++) {
         FemuPoller *p = &n->pollers[i];
         char name[32];

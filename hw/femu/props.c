@@ -161,10 +161,10 @@ static FemuProp femu_dev_rows[] = {
     FIXED(U32, "poller_ratio", 1,
           "FEMU upstream: queues per poller with multipoller_enabled=1 "
           "(1..)", NULL),
-    FIXED(BOOL, "hiops_inline", true,
-          "FEMU upstream: NoSSD commands complete in the poller's sweep "
-          "(on: as here)",
-          "NoSSD commands always complete in the poller's sweep here"),
+    FREE_ROW(BOOL, "hiops_inline", DEV(params.hiops_inline), false,
+             "NoSSD namespaces: the poller posts a command's completion in "
+             "its fetch sweep, without queuing it (FEMU upstream's default "
+             "is on; off here)"),
     FIXED(U8, "max_cqes", FEMU_CQES,
           "FEMU upstream: log2 of the CQ entry size (4 = 16 bytes, fixed)",
           "completion queue entries are 16 bytes (Identify CQES 4)"),

@@ -1,0 +1,26 @@
+# Helpers of bench/device/cpu.sh and scale.sh (sourced): host CPU time of
+# a QEMU process's threads but its vCPUs, and medians and ratios.
+
+# "TID NS" per QEMU thread but the vCPUs (ns on a CPU)
+cpu_snap() {
+    local pid=$1 t comm v
+    for t in /proc/$pid/task/*; do
+        comm=$(cat "$t/comm" 2>/dev/null) || continue
+        case $comm in "CPU "*/TCG|"CPU "*/KVM) continue ;; esac
+        if [ -r "$t/schedstat" ]; then
+            read -r v _ < "$t/schedstat" || continue
+        else
+            v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%d", ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
+        fi
+        echo "${t##*/} $v"
+    done
+}
+# CPU ns the threads used between two snapshots: a thread that started
+# meanwhile counts whole, one that ended meanwhile (QEMU's worker
+# threads come and go) is left out rather than making the sum negative
+cpu_delta() {
+    awk 'NR == FNR { a[$1] = $2; next } { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s += d } END { printf "%d\n", s }' "$1" "$2"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
