@@ -24,3 +24,23 @@ cpu_delta() {
 
 median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+# cpu_phases NAME TAG: the runner's output on stdin, copied to $OUT/TAG.log;
+# between the guest's "phase-start" and "phase-end PHASE IOS" lines, the
+# host CPU of the QEMU run with -name NAME is measured, and a line
+# "result PHASE_cpu_ns_per_io N" follows the phase's end
+cpu_phases() {
+    local name=$1 tag=$2 pid= line
+    while IFS= read -r line; do
+        case $line in
+        phase-start*)
+            pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
+            cpu_snap "$pid" > "$OUT/$tag.snap0" ;;
+        phase-end*)
+            set -- $line
+            cpu_snap "$pid" > "$OUT/$tag.snap1"
+            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))" ;;
+        esac
+        echo "$line"
+    done > "$OUT/$tag.log"
+}

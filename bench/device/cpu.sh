@@ -44,23 +44,12 @@ dev_args() {
 . "$ROOT/bench/device/cpu-lib.sh"
 
 run_one() {    # DEV TAG
-    local d=$1 tag=$2 name=femu-cpu-$$-$2 pid=
+    local d=$1 tag=$2 name=femu-cpu-$$-$2
     # shellcheck disable=SC2046
     "$RUNNER" ${FEMU_RUN_ARGS:-} --smp "$SMP" --timeout 600 --env SECS="$SECS" \
         -name "$name,debug-threads=on" $(dev_args "$d") \
         --script "$ROOT/bench/device/cpu-guest.sh" 2>&1 |
-    while IFS= read -r line; do
-        case $line in
-        phase-start*)
-            pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
-            cpu_snap "$pid" > "$OUT/$tag.snap0" ;;
-        phase-end*)
-            set -- $line
-            cpu_snap "$pid" > "$OUT/$tag.snap1"
-            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))" ;;
-        esac
-        echo "$line"
-    done > "$OUT/$tag.log"
+    cpu_phases "$name" "$tag"
     grep -q '^result' "$OUT/$tag.log" || { echo "no result from $tag:"; tail -5 "$OUT/$tag.log"; }
 }
 

@@ -46,18 +46,7 @@ run_cell() {    # TAG JOBS RUNNER-ARGS...: a boot, results in $OUT/TAG.log
         --env JOBS="$jobs" --env DEPTH="$DEPTH" \
         -name "$name,debug-threads=on" "$@" \
         --script "$ROOT/bench/device/scale-guest.sh" 2>&1 |
-    while IFS= read -r line; do
-        case $line in
-        phase-start*)
-            pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
-            cpu_snap "$pid" > "$OUT/$tag.snap0" ;;
-        phase-end*)
-            set -- $line
-            cpu_snap "$pid" > "$OUT/$tag.snap1"
-            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))" ;;
-        esac
-        echo "$line"
-    done > "$OUT/$tag.log"
+    cpu_phases "$name" "$tag"
     grep -q '^result rr_iops' "$OUT/$tag.log" ||
         echo "# no result from $tag: $(tail -2 "$OUT/$tag.log" | tr '\n' ' ')"
 }
