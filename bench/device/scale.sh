@@ -40,7 +40,7 @@ if [ "$ACCEL" = auto ]; then
 fi
 
 run_cell() {    # TAG JOBS RUNNER-ARGS...: a boot, results in $OUT/TAG.log
-    local tag=$1 jobs=$2 name=femu-scale-$$-$1 pid=
+    local tag=$1 jobs=$2 name=femu-scale-$$-$1
     shift 2
     "$RUNNER" --accel "$ACCEL" --smp "$SMP" --timeout 900 --env SECS="$SECS" \
         --env JOBS="$jobs" --env DEPTH="$DEPTH" \
