@@ -67,7 +67,7 @@ case $COMPRESS in none|gzip|zstd) ;; *) die "FEMU_GUEST_COMPRESS must be none, g
 # only the programs below and the libraries they load end up in the guest.
 PACKAGES=(busybox-static bash fio nvme-cli python3.13-minimal libpython3.13-stdlib
           libc-bin util-linux grep coreutils btrfs-progs f2fs-tools zonefs-tools
-          e2fsprogs)
+          e2fsprogs sg3-utils)
 # Firmware for QEMU (-L), so the runner does not depend on what the QEMU
 # build or the host happens to ship: SeaBIOS and the linuxboot option ROM.
 FW_PACKAGES=(seabios qemu-system-data)
@@ -297,6 +297,9 @@ add_prog usr/sbin/blkzone
 add_prog usr/bin/grep
 add_prog usr/bin/timeout
 add_prog usr/sbin/mkfs.btrfs
+# t/zbd asks sg_inq whether reads above the write pointer are restricted
+# (an NVMe zoned namespace's are not: without sg_inq test 4 assumes they are)
+add_prog usr/bin/sg_inq
 # f2fs across a conventional and a zoned namespace, zonefs, ext4
 add_prog usr/sbin/mkfs.f2fs
 add_prog usr/sbin/fsck.f2fs
