@@ -898,6 +898,9 @@ uint16_t femu_zns_write_cmd(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_append(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_write_zeroes(FemuCtrl *n, FemuReq *req);
 void femu_zns_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log);
+/* log.c: C0h's wear fields, for each mode's log_c0 */
+void femu_log_c0_wear(FemuLogFtl *log, const struct ftl_wear_info *w,
+                      uint32_t pe_cycles);
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_send(FemuCtrl *n, FemuReq *req);
 uint16_t femu_zns_mgmt_recv(FemuCtrl *n, FemuReq *req);

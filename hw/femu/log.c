@@ -46,6 +46,25 @@ static void femu_log_c0_ns(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
     log->ns_gc_pages_moved = cpu_to_le64(c.gc_pages_moved);
 }
 
+/* C0h's wear fields (bytes 120-167) from an FTL's or a zone model's wear */
+void femu_log_c0_wear(FemuLogFtl *log, const struct ftl_wear_info *w,
+                      uint32_t pe_cycles)
+{
+    log->erase_count_min = cpu_to_le32(w->erase_min);
+    log->erase_count_max = cpu_to_le32(w->erase_max);
+    log->erase_count_mean_x1000 =
+        cpu_to_le64((uint64_t)(w->erase_mean * 1000 + 0.5));
+    log->pe_cycles = cpu_to_le32(pe_cycles);
+    log->factory_bad_blocks = cpu_to_le32(w->factory_bad_blocks);
+    log->grown_bad_blocks = cpu_to_le32(w->grown_bad_blocks);
+    log->spare_lines = cpu_to_le32(w->spare_lines);
+    log->retired_lines = cpu_to_le32(w->retired_lines);
+    log->percentage_used = w->pct_used;
+    log->available_spare = w->spare_pcent;
+    log->read_only = w->read_only;
+    log->wl_lines_moved = cpu_to_le64(w->wl_lines_moved);
+}
+
 /*
  * C0h: the namespace's mode fills in its counters (the FTL's are the
  * whole FTL's, which every BlackBox namespace shares); NSID 0 or

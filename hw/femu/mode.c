@@ -79,19 +79,7 @@ static void femu_bbssd_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
     log->merges_switch = cpu_to_le64(c.merges_switch);
     log->merges_partial = cpu_to_le64(c.merges_partial);
     log->merges_full = cpu_to_le64(c.merges_full);
-    log->erase_count_min = cpu_to_le32(w.erase_min);
-    log->erase_count_max = cpu_to_le32(w.erase_max);
-    log->erase_count_mean_x1000 =
-        cpu_to_le64((uint64_t)(w.erase_mean * 1000 + 0.5));
-    log->pe_cycles = cpu_to_le32(n->cfg.pe_cycles);
-    log->factory_bad_blocks = cpu_to_le32(w.factory_bad_blocks);
-    log->grown_bad_blocks = cpu_to_le32(w.grown_bad_blocks);
-    log->spare_lines = cpu_to_le32(w.spare_lines);
-    log->retired_lines = cpu_to_le32(w.retired_lines);
-    log->percentage_used = w.pct_used;
-    log->available_spare = w.spare_pcent;
-    log->read_only = w.read_only;
-    log->wl_lines_moved = cpu_to_le64(w.wl_lines_moved);
+    femu_log_c0_wear(log, &w, n->cfg.pe_cycles);
     log->wc_host_pages = cpu_to_le64(c.wc_host_pages);
     log->wc_write_hits = cpu_to_le64(c.wc_write_hits);
     log->wc_read_hits = cpu_to_le64(c.wc_read_hits);

@@ -307,16 +307,7 @@ void femu_zns_log_c0(FemuCtrl *n, FemuNamespace *ns, FemuLogFtl *log)
     log->host_pages_programmed = cpu_to_le64(z.host_pages_programmed);
     log->zone_resets = cpu_to_le64(z.zone_resets);
     log->blocks_erased = cpu_to_le64(z.blocks_erased);
-    log->erase_count_min = cpu_to_le32(w.erase_min);
-    log->erase_count_max = cpu_to_le32(w.erase_max);
-    log->erase_count_mean_x1000 =
-        cpu_to_le64((uint64_t)(w.erase_mean * 1000 + 0.5));
-    log->pe_cycles = cpu_to_le32(n->cfg.pe_cycles);
-    log->grown_bad_blocks = cpu_to_le32(w.grown_bad_blocks);
-    log->retired_lines = cpu_to_le32(w.retired_lines);
-    log->percentage_used = w.pct_used;
-    log->available_spare = w.spare_pcent;
-    log->read_only = w.read_only;
+    femu_log_c0_wear(log, &w, n->cfg.pe_cycles);
 }
 
 uint16_t femu_zns_read(FemuCtrl *n, FemuReq *req)
