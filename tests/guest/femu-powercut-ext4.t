@@ -3,9 +3,11 @@
 # femu-powercut.t: -action reboot=reset keeps QEMU, and so the devices,
 # across a guest crash).  Two 256 MiB devices with 20 ms programs and a
 # 16 MiB write cache; the guest turns the second one's cache off with Set
-# Features 06h.  The first boot makes ext4 on both, writes files and
-# fsyncs them, then keeps writing files nobody syncs (with writeback every
-# 0.2 s, so they reach the device) and rewriting four fsync'd files in
+# Features 06h.  The first boot makes ext4 (4 KiB blocks, one NAND page
+# each) on both, writes files and fsyncs them, then keeps writing files
+# nobody syncs (with writeback every 0.2 s, so they reach the device; no
+# periodic journal commit on the cached device, whose Flush would empty
+# the cache just before the cut) and rewriting four fsync'd files in
 # place with O_DIRECT (a record file says which generation the device
 # acknowledged) while 0xEF code 12 cuts the power on both, and crashes the
 # guest.  The second boot finds: the cached device lost pages, the
