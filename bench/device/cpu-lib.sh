@@ -1,7 +1,8 @@
 # Helpers of bench/device/cpu.sh and scale.sh (sourced): host CPU time of
 # a QEMU process's threads but its vCPUs, and medians and ratios.
 
-# "TID NS" per QEMU thread but the vCPUs (ns on a CPU)
+# "TID NS COMM" per QEMU thread but the vCPUs (ns on a CPU; blanks in the
+# thread's name become _)
 cpu_snap() {
     local pid=$1 t comm v
     for t in /proc/$pid/task/*; do
@@ -12,7 +13,7 @@ cpu_snap() {
         else
             v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%d", ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
         fi
-        echo "${t##*/} $v"
+        echo "${t##*/} $v ${comm// /_}"
     done
 }
 # CPU ns the threads used between two snapshots: a thread that started
@@ -20,6 +21,14 @@ cpu_snap() {
 # threads come and go) is left out rather than making the sum negative
 cpu_delta() {
     awk 'NR == FNR { a[$1] = $2; next } { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s += d } END { printf "%d\n", s }' "$1" "$2"
+}
+# the same per thread name (threads of one name summed), divided by IOS:
+# "NAME=NS ..." in decreasing order, where a phase's CPU went
+cpu_by_thread() {    # SNAP0 SNAP1 IOS
+    awk -v ios="$3" 'NR == FNR { a[$1] = $2; next }
+        { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s[$3] += d }
+        END { for (c in s) printf "%d %s\n", s[c] / (ios > 0 ? ios : 1), c }' "$1" "$2" |
+        sort -rn | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $2, $1 } END { print "" }'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -39,7 +48,8 @@ cpu_phases() {
         phase-end*)
             set -- $line
             cpu_snap "$pid" > "$OUT/$tag.snap1"
-            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))" ;;
+            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))"
+            echo "threads ${2}_cpu_ns_per_io $(cpu_by_thread "$OUT/$tag.snap0" "$OUT/$tag.snap1" "$3")" ;;
         esac
         echo "$line"
     done > "$OUT/$tag.log"

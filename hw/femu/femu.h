@@ -201,6 +201,10 @@ typedef struct FemuSQ {
     uint32_t size;
     uint32_t head;          /* next entry to fetch (owner thread only) */
     uint32_t tail;          /* last MMIO doorbell value (atomic) */
+    /* the tail femu_sq_fetch last read, while head is behind it: the
+     * entries up to it are fetched without reading the doorbell again
+     * (owner thread only) */
+    uint32_t fetch_tail;
     uint32_t inflight;      /* fetched, not yet completed */
     uint64_t dma_addr;
     uint64_t db_addr;
@@ -232,7 +236,8 @@ struct FemuPoller {
     int index;
     QemuThread thread;
     QemuMutex lock;         /* sqs[], heap; held while serving them */
-    EventNotifier kick;
+    /* futex word: 1 once kicked, until the poller takes it (poller.c) */
+    uint32_t kick;
     bool stop;
     bool sleeping;
 
@@ -264,8 +269,9 @@ struct FemuPoller {
         uint64_t commands;      /* I/O commands fetched */
         uint64_t completions;   /* CQEs posted */
         uint64_t inlined;       /* of those: in the sweep (hiops_inline) */
-        uint64_t sleeps;        /* sleeps on the kick eventfd */
+        uint64_t sleeps;        /* sleeps on the kick futex */
         uint64_t wakeups;       /* of those: ended by a kick, not timeout */
+        uint64_t rounds;        /* passes of the loop: spinning shows here */
     } QEMU_ALIGNED(64) stats;
 };
 
@@ -548,6 +554,11 @@ struct FemuCtrl {
     /* Doorbell Buffer Config (NVMe 2.0 5.8): shadow doorbells */
     uint64_t dbbuf_dbs;
     uint64_t dbbuf_eis;
+    /* MMIO doorbell writes to I/O queues (BQL held; trace
+     * femu_doorbell_stats at exit): with shadow doorbells, how many the
+     * event indexes did not spare the guest */
+    uint64_t mmio_sq_doorbells;
+    uint64_t mmio_cq_doorbells;
 
     FemuFeatures feat;
     uint16_t temperature;   /* kelvin */
@@ -803,6 +814,16 @@ void femu_pollers_start(FemuCtrl *n, Error **errp);
 void femu_pollers_stop(FemuCtrl *n);
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq);
 void femu_poller_detach(FemuCtrl *n, FemuSQ *sq);
+/*
+ * The bus master address space every DMA goes through: the PCI device's
+ * own (&parent_obj.bus_master_as), fixed for its life; taken without a
+ * checked QOM cast, which costs a little on every access of a poller.
+ */
+static inline AddressSpace *femu_dma_as(FemuCtrl *n)
+{
+    return pci_get_address_space(&n->parent_obj);
+}
+
 void femu_poller_kick(FemuPoller *p);
 void femu_pollers_kick_all(FemuCtrl *n);
 void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq);

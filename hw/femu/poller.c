@@ -13,7 +13,7 @@
  * adaptive window (poller_spin_us at most, see femu_spin_adapt: only
  * while new work has been coming that soon), and it also spins when the
  * next completion is due within twice its wake margin (adaptive, see
- * FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on an eventfd (kicked by
+ * FEMU_WAKE_MARGIN_MIN_NS); otherwise it sleeps on a futex (kicked by
  * MMIO doorbells) with a timeout of the next due time minus the wake
  * margin.  Before sleeping it publishes event
  * indexes so that a guest using shadow doorbells rings the MMIO doorbell
@@ -35,6 +35,8 @@
 #include "qemu/timer.h"
 #include "qemu/main-loop.h"
 #include "qemu/memalign.h"
+#include "hw/pci/msix.h"
+#include "qemu/futex.h"
 #include <sys/prctl.h>
 #include <sched.h>
 #include "femu.h"
@@ -187,14 +189,16 @@ static bool femu_complete(FemuPoller *p, FemuPending *e)
  */
 static bool femu_unpark(FemuPoller *p)
 {
-    FemuCQ *seen[FEMU_MAX_IOQPAIRS + 1] = {};
+    FemuCQ *seen[FEMU_MAX_IOQPAIRS + 1];
     DECLARE_BITMAP(blocked, FEMU_MAX_IOQPAIRS + 1);
     bool progress = false;
     size_t keep = 0;
 
+    /* called on every pass of the poller loop: nothing else before this */
     if (!p->nparked) {
         return false;
     }
+    memset(seen, 0, sizeof(seen));
     bitmap_zero(blocked, FEMU_MAX_IOQPAIRS + 1);
     for (size_t i = 0; i < p->nparked; i++) {
         FemuPending *e = &p->parked[i];
@@ -327,12 +331,13 @@ static bool femu_more(FemuPoller *p)
  * burst ends so that the caller signals it: executing a command (the data
  * copy above all) is what would otherwise make them late.
  */
-static bool femu_fetch(FemuPoller *p)
+static bool femu_fetch(FemuPoller *p, bool *drained)
 {
     FemuCtrl *n = p->n;
-    bool progress = false;
+    bool progress = false, more = false;
     int nsqs = p->nsqs;
 
+    *drained = false;
     if (qatomic_read(&n->powered_off)) {
         return false;
     }
@@ -341,8 +346,9 @@ static bool femu_fetch(FemuPoller *p)
     }
     for (int j = 0; j < nsqs; j++) {
         FemuSQ *sq = p->sqs[(p->rr + j) % nsqs];
+        int k;
 
-        for (int k = 0; k < FEMU_FETCH_BURST; k++) {
+        for (k = 0; k < FEMU_FETCH_BURST; k++) {
             FemuReq req;
             int64_t next_due;
 
@@ -387,7 +393,13 @@ static bool femu_fetch(FemuPoller *p)
                 return true;
             }
         }
+        if (k == FEMU_FETCH_BURST) {
+            /* a whole burst: this SQ may hold more */
+            more = true;
+        }
     }
+    /* every SQ was empty or at its limit when the round left it */
+    *drained = !more;
     if (nsqs) {
         p->rr = (p->rr + 1) % nsqs;
     }
@@ -471,13 +483,41 @@ static void femu_spin_adapt(FemuPoller *p, int64_t idle_ns)
     p->spin_ns = w;
 }
 
+/*
+ * Sleep until kicked (femu_poller_wake) or for timeout_ns (< 0: no
+ * limit); true if kicked.  A futex, not an eventfd under ppoll: the
+ * poller sleeps after almost every command at QD1, and the futex spares
+ * each sleep the poll set-up and the read that clears an eventfd.  A
+ * kick between the caller's last look for work and the wait leaves
+ * p->kick at 1, so FUTEX_WAIT returns at once; an early return for any
+ * other reason (a signal) is one more pass of the poller loop.
+ */
+static bool femu_poller_wait(FemuPoller *p, int64_t timeout_ns)
+{
+    struct timespec ts, *tsp = NULL;
+
+    if (qatomic_xchg(&p->kick, 0)) {
+        return true;
+    }
+    if (timeout_ns >= 0) {
+        ts.tv_sec = timeout_ns / NANOSECONDS_PER_SECOND;
+        ts.tv_nsec = timeout_ns % NANOSECONDS_PER_SECOND;
+        tsp = &ts;
+    }
+    qemu_futex(&p->kick, FUTEX_WAIT_PRIVATE, 0, tsp, NULL, 0);
+    return qatomic_xchg(&p->kick, 0);
+}
+
+/* Make the poller's next or current wait return. */
+static void femu_poller_wake(FemuPoller *p)
+{
+    qatomic_set(&p->kick, 1);
+    qemu_futex(&p->kick, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 static void *femu_poller_thread(void *opaque)
 {
     FemuPoller *p = opaque;
-    GPollFD pfd = {
-        .fd = event_notifier_get_fd(&p->kick),
-        .events = G_IO_IN,
-    };
     int64_t idle_since = 0;
     bool was_idle = false;      /* the last round found nothing to do */
 
@@ -487,18 +527,19 @@ static void *femu_poller_thread(void *opaque)
 
     while (!qatomic_read(&p->stop)) {
         int64_t next_due, now, wait;
-        bool progress, fetched;
+        bool progress, fetched, drained, pin;
 
         if (qatomic_read(&p->lock_waiters)) {
             /* let the main loop have p->lock first (femu_poller_lock) */
             sched_yield();
             continue;
         }
+        p->stats.rounds++;
         /* due completions first: they are what timing accuracy is about */
         qemu_mutex_lock(&p->lock);
         progress = femu_unpark(p);
         progress |= femu_post_due(p, &next_due);
-        fetched = femu_fetch(p);
+        fetched = femu_fetch(p, &drained);
         progress |= fetched;
         progress |= femu_post_due(p, &next_due);
         qemu_mutex_unlock(&p->lock);
@@ -511,27 +552,53 @@ static void *femu_poller_thread(void *opaque)
             }
             was_idle = false;
             idle_since = now;
-            continue;
+            /*
+             * Every SQ drained, nothing pending or parked, no spin
+             * window: straight to the sleep path, which looks for new
+             * work again after publishing the event indexes; another
+             * pass first would only read every SQ's doorbell once more.
+             * Only this thread adds to the heap, the parked list and
+             * p->more, so reading them unlocked cannot miss an entry.
+             */
+            if (!drained || p->spin_ns || p->nheap || p->nparked ||
+                p->more) {
+                continue;
+            }
+            wait = -1;
+        } else {
+            /* -1: nothing pending; a due time that just passed spins */
+            wait = next_due == INT64_MAX ? -1 : MAX(next_due - now, 0);
+            if (wait >= 0 && wait <= 2 * p->wake_margin_ns) {
+                cpu_relax();
+                continue;
+            }
+            if (now - idle_since < p->spin_ns) {
+                cpu_relax();
+                continue;
+            }
         }
         was_idle = true;
-        /* -1: nothing pending; a due time that just passed spins (0) */
-        wait = next_due == INT64_MAX ? -1 : MAX(next_due - now, 0);
-        if (wait >= 0 && wait <= 2 * p->wake_margin_ns) {
-            cpu_relax();
-            continue;
-        }
-        if (now - idle_since < p->spin_ns) {
-            cpu_relax();
-            continue;
-        }
 
         /* going to sleep: ask for MMIO doorbells, then re-check */
         qatomic_set(&p->sleeping, true);
         smp_mb();
         qemu_mutex_lock(&p->lock);
+        pin = !msix_enabled(&p->n->parent_obj);
         for (int i = 0; i < p->nsqs; i++) {
+            FemuCQ *cq = p->sqs[i]->cq;
+
             femu_sq_set_eventidx(p->sqs[i]);
-            femu_cq_set_eventidx(p->sqs[i]->cq);
+            /*
+             * A CQ head doorbell only matters to a CQ with parked
+             * completions (its space wakes them) and to the pin level,
+             * which is recomputed when the head moves.  With MSI-X and
+             * nothing parked the host is not asked for it: at QD1 that
+             * spares it an MMIO write per command, and the poller a
+             * write of the index before every sleep.
+             */
+            if (pin || qatomic_read(&cq->parked_mask)) {
+                femu_cq_set_eventidx(cq);
+            }
         }
         smp_mb();
         progress = femu_has_new_work(p);
@@ -539,24 +606,27 @@ static void *femu_poller_thread(void *opaque)
         if (!progress && !qatomic_read(&p->stop)) {
             int64_t timeout = wait < 0 ? -1 : wait - p->wake_margin_ns;
             int64_t t0 = get_clock();
-            int ret;
 
             trace_femu_poller_sleep(p->index, timeout);
             p->stats.sleeps++;
-            ret = qemu_poll_ns(&pfd, 1, timeout);
-            if (ret == 0 && timeout >= 0) {
-                femu_wake_margin_update(p, get_clock() - t0 - timeout);
-            } else if (ret > 0) {
+            if (femu_poller_wait(p, timeout)) {
                 p->stats.wakeups++;
+            } else if (timeout >= 0) {
+                int64_t slept = get_clock() - t0;
+
+                if (slept >= timeout) {
+                    femu_wake_margin_update(p, slept - timeout);
+                }
             }
             trace_femu_poller_wake(p->index);
         }
-        event_notifier_test_and_clear(&p->kick);
+        qatomic_set(&p->kick, 0);
         qatomic_set(&p->sleeping, false);
     }
     trace_femu_poller_stats(p->index, p->stats.commands,
                             p->stats.completions, p->stats.inlined,
-                            p->stats.sleeps, p->stats.wakeups);
+                            p->stats.sleeps, p->stats.wakeups,
+                            p->stats.rounds);
     return NULL;
 }
 
@@ -591,7 +661,7 @@ void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq)
 void femu_poller_kick(FemuPoller *p)
 {
     if (p && qatomic_read(&p->sleeping)) {
-        event_notifier_set(&p->kick);
+        femu_poller_wake(p);
     }
 }
 
@@ -648,7 +718,7 @@ static void femu_pollers_join(FemuCtrl *n, uint32_t count)
         bool locked = bql_locked();
 
         qatomic_set(&p->stop, true);
-        event_notifier_set(&p->kick);
+        femu_poller_wake(p);
         /* a poller may be waiting for the BQL to send an interrupt */
         if (locked) {
             bql_unlock();
@@ -657,7 +727,6 @@ static void femu_pollers_join(FemuCtrl *n, uint32_t count)
         if (locked) {
             bql_lock();
         }
-        event_notifier_cleanup(&p->kick);
         qemu_mutex_destroy(&p->lock);
         g_free(p->heap);
         g_free(p->parked);
@@ -686,12 +755,6 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
         p->irq_due_ns = INT64_MAX;
         p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
         qemu_mutex_init(&p->lock);
-        if (event_notifier_init(&p->kick, 0)) {
-            error_setg(errp, "pollers: cannot create an eventfd");
-            qemu_mutex_destroy(&p->lock);
-            femu_pollers_join(n, i);
-            return;
-        }
         snprintf(name, sizeof(name), "femu-poller-%u", i);
         qemu_thread_create(&p->thread, name, femu_poller_thread, p,
                            QEMU_THREAD_JOINABLE);
@@ -709,6 +772,7 @@ void femu_pollers_stop(FemuCtrl *n)
     }
     femu_pollers_quiesce(n);
     femu_pollers_join(n, n->params.npollers);
+    trace_femu_doorbell_stats(n->mmio_sq_doorbells, n->mmio_cq_doorbells);
 }
 
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
@@ -724,7 +788,7 @@ void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)
     sq->poller = p;
     p->sqs[p->nsqs++] = sq;
     qemu_mutex_unlock(&p->lock);
-    event_notifier_set(&p->kick);
+    femu_poller_wake(p);
 }
 
 /*

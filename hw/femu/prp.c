@@ -21,7 +21,7 @@
  */
 bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest)
 {
-    AddressSpace *as = pci_get_address_space(PCI_DEVICE(n));
+    AddressSpace *as = femu_dma_as(n);
 
     if (!len) {
         return true;
@@ -68,7 +68,7 @@ bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest)
  */
 bool femu_dma_read(FemuCtrl *n, uint64_t addr, void *buf, uint64_t len)
 {
-    AddressSpace *as = pci_get_address_space(PCI_DEVICE(n));
+    AddressSpace *as = femu_dma_as(n);
     MemTxAttrs attrs = MEMTXATTRS_UNSPECIFIED;
     uint8_t *p = buf;
 
@@ -116,7 +116,7 @@ static void *femu_map_ram_for_write(AddressSpace *as, uint64_t addr,
 static bool femu_dma_write_full(FemuCtrl *n, uint64_t addr, const void *buf,
                                 uint64_t len, bool ordered)
 {
-    AddressSpace *as = pci_get_address_space(PCI_DEVICE(n));
+    AddressSpace *as = femu_dma_as(n);
     const uint8_t *p = buf;
 
     if (addr + len < addr) {

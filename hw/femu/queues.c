@@ -226,27 +226,29 @@ static uint32_t femu_cq_head(FemuCQ *cq)
 
 /*
  * Before a poller sleeps it asks the host to ring the MMIO doorbell for
- * anything past what it has seen (event index, NVMe 2.0 5.8).
- */
-/*
- * The event indexes are written only when they change: a poller sets
- * them before every sleep, and at QD1 it sleeps after every command, on
- * every SQ it serves.  Only the device writes them; a guest that
- * overwrites one rings fewer MMIO doorbells and waits for itself.
+ * anything past what it has seen (event index, NVMe 2.0 5.8).  The
+ * event indexes are written only when they change: a poller sets them
+ * before every sleep, and at QD1 it sleeps after every command.  Only
+ * the device writes them; a guest that overwrites one rings fewer MMIO
+ * doorbells and waits for itself.
+ *
+ * The SQ's index is the entry the poller fetches next: it is set when
+ * the poller found no work, so the host rings for the first entry past
+ * what was fetched, and the poller re-reads the tail after it (a tail
+ * written meanwhile is seen then).  So no doorbell read here.
  */
 void femu_sq_set_eventidx(FemuSQ *sq)
 {
-    uint32_t tail;
+    uint32_t head = sq->head;
 
     if (!sq->ei_addr) {
         return;
     }
-    tail = femu_sq_tail(sq);
-    if (sq->ei_valid && sq->ei_last == tail) {
+    if (sq->ei_valid && sq->ei_last == head) {
         return;
     }
-    sq->ei_valid = femu_write_u32(sq->n, sq->ei_addr, tail);
-    sq->ei_last = tail;
+    sq->ei_valid = femu_write_u32(sq->n, sq->ei_addr, head);
+    sq->ei_last = head;
 }
 
 /*
@@ -281,23 +283,33 @@ void femu_cq_set_eventidx(FemuCQ *cq)
     qemu_mutex_unlock(&cq->lock);
 }
 
-/* Fetch the entry at sq->head if there is one; advances head. */
+/*
+ * Fetch the entry at sq->head if there is one; advances head.  The tail
+ * is read again only once head has reached the one read last: a burst
+ * of commands costs one doorbell read, not one per command (a shadow
+ * doorbell read is a translation of guest memory).
+ */
 bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd)
 {
     /* read before the attempt: a config write after it retries */
     uint32_t gen = qatomic_read(&sq->n->dma_gen);
-    uint32_t tail = femu_sq_tail(sq);
+    uint32_t tail = sq->fetch_tail;
 
-    if (sq->head == tail) {
-        return false;
+    if (sq->head == tail || tail >= sq->size) {
+        tail = femu_sq_tail(sq);
+        if (sq->head == tail) {
+            return false;
+        }
+        sq->fetch_tail = tail;
     }
     if (!femu_dma_read(sq->n, sq->dma_addr + ((uint64_t)sq->head << FEMU_SQES),
                        cmd, sizeof(*cmd))) {
         /* the ring was RAM at creation: show no work until that may
-         * have changed (femu_sq_tail) */
+         * have changed (femu_sq_tail); the tail is read again then */
         sq->stalled = true;
-        sq->stall_tail = tail;      /* femu_sq_tail gave the raw tail */
+        sq->stall_tail = tail;
         sq->stall_gen = gen;
+        sq->fetch_tail = sq->head;
         return false;
     }
     /* atomic: the MMIO doorbell checks read it (femu_sq_tail_valid) */

@@ -290,6 +290,13 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
                               is_cq ? "head beyond size" : "tail beyond size");
         return;
     }
+    if (qid) {
+        if (is_cq) {
+            n->mmio_cq_doorbells++;
+        } else {
+            n->mmio_sq_doorbells++;
+        }
+    }
     if (is_cq) {
         FemuCQ *cq = n->cq[qid];
 
