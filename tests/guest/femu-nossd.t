@@ -25,7 +25,12 @@ n=$(grep -c 'at exit' <<<"$stats")
 inl=$(grep -cE 'completions \([1-9][0-9]* inline\)' <<<"$stats")
 [ "$n" = 4 ] || { echo "FAIL - $n poller stats lines, not 4"; exit 1; }
 [ "$inl" = 2 ] || { echo "FAIL - $inl pollers completed inline, not 2 (vSSD2's)"; exit 1; }
-awk '/at exit/ { c = $(NF-8); i = substr($(NF-6), 2) + 0; cmd = $(NF-10);
-     if (i > c || c < 1 || cmd < 1) { print "FAIL - " $0; bad = 1 } }
+awk '/at exit/ { c = i = cmd = -1
+     for (k = 2; k <= NF; k++) {
+         if ($k == "commands,") cmd = $(k - 1)
+         if ($k == "completions") c = $(k - 1)
+         if ($k == "inline),") i = substr($(k - 1), 2) + 0
+     }
+     if (i < 0 || i > c || c < 1 || cmd < 1) { print "FAIL - " $0; bad = 1 } }
      END { exit bad }' <<<"$stats" || exit 1
 echo "ok - hiops_inline: vSSD2's two pollers completed inline, the others did not"
