@@ -16,19 +16,22 @@ cpu_snap() {
         echo "${t##*/} $v ${comm// /_}"
     done
 }
-# CPU ns the threads used between two snapshots: a thread that started
-# meanwhile counts whole, one that ended meanwhile (QEMU's worker
-# threads come and go) is left out rather than making the sum negative
-cpu_delta() {
-    awk 'NR == FNR { a[$1] = $2; next } { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s += d } END { printf "%d\n", s }' "$1" "$2"
-}
-# the same per thread name (threads of one name summed), divided by IOS:
-# "NAME=NS ..." in decreasing order, where a phase's CPU went
-cpu_by_thread() {    # SNAP0 SNAP1 IOS
-    awk -v ios="$3" 'NR == FNR { a[$1] = $2; next }
+# "NS NAME": CPU ns the threads of each name used between two snapshots:
+# a thread that started meanwhile counts whole, one that ended meanwhile
+# (QEMU's worker threads come and go) is left out rather than making the
+# sum negative
+cpu_deltas() {
+    awk 'NR == FNR { a[$1] = $2; next }
         { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s[$3] += d }
-        END { for (c in s) printf "%d %s\n", s[c] / (ios > 0 ? ios : 1), c }' "$1" "$2" |
-        sort -rn | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $2, $1 } END { print "" }'
+        END { for (c in s) printf "%d %s\n", s[c], c }' "$1" "$2"
+}
+# their sum
+cpu_delta() { cpu_deltas "$1" "$2" | awk '{ s += $1 } END { printf "%d\n", s }'; }
+# per thread name divided by IOS: "NAME=NS ..." in decreasing order,
+# where a phase's CPU went
+cpu_by_thread() {    # SNAP0 SNAP1 IOS
+    cpu_deltas "$1" "$2" | sort -rn |
+        awk -v ios="$3" '{ printf "%s%s=%d", (NR > 1 ? " " : ""), $2, $1 / (ios > 0 ? ios : 1) } END { print "" }'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }

@@ -295,7 +295,7 @@ bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd)
     uint32_t gen = qatomic_read(&sq->n->dma_gen);
     uint32_t tail = sq->fetch_tail;
 
-    if (sq->head == tail || tail >= sq->size) {
+    if (sq->head == tail) {
         tail = femu_sq_tail(sq);
         if (sq->head == tail) {
             return false;
