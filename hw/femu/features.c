@@ -88,9 +88,21 @@ void femu_wcache_apply(FemuCtrl *n)
                           done == FTL_TIME_ERROR ? 0 : done - now);
 }
 
+/*
+ * The reset values: femu_features_default, and the interrupt ones that
+ * FEMU upstream's properties set (intc_thresh and intc_time: Interrupt
+ * Coalescing; intc: the Coalescing Disable bit of every vector).
+ */
+static void femu_features_defaults(FemuCtrl *n, FemuFeatures *f)
+{
+    *f = femu_features_default;
+    f->int_coalescing = n->params.intc_thresh | (n->params.intc_time << 8);
+    memset(f->ivc_cd, n->params.intc, sizeof(f->ivc_cd));
+}
+
 void femu_features_reset(FemuCtrl *n)
 {
-    n->feat = femu_features_default;
+    femu_features_defaults(n, &n->feat);
     femu_timestamp_init(n, 0, false);
     femu_wcache_apply(n);
 }
@@ -136,8 +148,13 @@ uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
     uint8_t sel = NVME_GETFEAT_SELECT(dw10);
     bool dflt = sel == NVME_GETFEAT_SELECT_DEFAULT ||
                 sel == NVME_GETFEAT_SELECT_SAVED;   /* nothing is saved */
-    const FemuFeatures *f = dflt ? &femu_features_default : &n->feat;
+    FemuFeatures reset;
+    const FemuFeatures *f = &n->feat;
 
+    if (dflt) {
+        femu_features_defaults(n, &reset);
+        f = &reset;
+    }
     if (sel > NVME_GETFEAT_SELECT_CAP) {
         FEMU_GUEST_ERR(femu_get_feature_bad_sel, fid, sel);
         return NVME_INVALID_FIELD | NVME_DNR;
@@ -225,13 +242,9 @@ uint16_t femu_get_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
                            n->params.queues);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        /*
-         * Coalescing is never applied, so CD reads 1 for every vector
-         * until the host clears it; Get returns what Set stored (5.27.1.10).
-         */
+        /* CD as Set stored it (5.27.1.10); the reset value is intc */
         *res = (dw11 & 0xffff) |
-               (n->feat.ivc_cd_clear[dw11 & 0xffff] ? 0 :
-                NVME_INTVC_NOCOALESCING);
+               (f->ivc_cd[dw11 & 0xffff] ? NVME_INTVC_NOCOALESCING : 0);
         break;
     case NVME_WRITE_ATOMICITY:
         *res = f->write_atomicity;
@@ -361,7 +374,8 @@ uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
         *res = (n->params.queues - 1) | ((n->params.queues - 1) << 16);
         break;
     case NVME_INTERRUPT_COALESCING:
-        n->feat.int_coalescing = dw11 & 0xffff;
+        /* THR and TIME; the pollers read it at each CQE (queues.c) */
+        qatomic_set(&n->feat.int_coalescing, dw11 & 0xffff);
         break;
     case NVME_INTERRUPT_VECTOR_CONF:
         if ((dw11 & 0xffff) > n->params.queues) {
@@ -369,7 +383,8 @@ uint16_t femu_set_feature(FemuCtrl *n, NvmeCmd *cmd, uint32_t *res)
                            n->params.queues);
             return NVME_INVALID_FIELD | NVME_DNR;
         }
-        n->feat.ivc_cd_clear[dw11 & 0xffff] = !(dw11 & NVME_INTVC_NOCOALESCING);
+        qatomic_set(&n->feat.ivc_cd[dw11 & 0xffff],
+                    !!(dw11 & NVME_INTVC_NOCOALESCING));
         break;
     case NVME_WRITE_ATOMICITY:
         n->feat.write_atomicity = dw11 & 1;

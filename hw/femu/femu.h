@@ -192,6 +192,10 @@ typedef struct FemuCQ {
      * a poller about to sleep writes it only when it changes */
     uint32_t ei_last;
     bool ei_valid;
+    /* Interrupt Coalescing (under lock): CQEs posted whose interrupt is
+     * held back, and when the first of them was posted */
+    uint32_t coal_count;
+    int64_t coal_first_ns;
 } FemuCQ;
 
 typedef struct FemuSQ {
@@ -257,6 +261,9 @@ struct FemuPoller {
     int lock_waiters;
     uint64_t seq;
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
+    /* earliest time an interrupt held back by Interrupt Coalescing on a
+     * CQ of this poller's SQs is due (femu_coal_expire) */
+    int64_t coal_due_ns;
     int rr;                 /* SQ the next fetch round starts with */
     int64_t wake_margin_ns; /* wake up this early for a due completion */
     int64_t spin_ns;        /* idle spin window now (adaptive, poller.c) */
@@ -376,8 +383,8 @@ typedef struct FemuFeatures {
     uint32_t int_coalescing;
     uint32_t write_atomicity;
     uint32_t async_config;
-    /* Interrupt Vector Configuration: CD cleared by the host, per vector */
-    uint8_t ivc_cd_clear[FEMU_MAX_IOQPAIRS + 1];
+    /* Interrupt Vector Configuration: Coalescing Disable, per vector */
+    uint8_t ivc_cd[FEMU_MAX_IOQPAIRS + 1];
     bool nq_set;
     NvmeHostBehaviorSupport hbs;    /* FID 16h */
 } FemuFeatures;
@@ -428,6 +435,11 @@ typedef struct FemuParams {
     /* power loss (powercut.c): cut after this many write commands */
     uint64_t power_cut_after;
     uint32_t poller_spin_us; /* longest idle spin window (poller.c) */
+    /* FEMU upstream's reset values of Interrupt Vector Configuration's
+     * CD bit (every vector) and of Interrupt Coalescing (THR, TIME) */
+    uint8_t intc;
+    uint8_t intc_thresh;
+    uint8_t intc_time;
     bool hiops_inline;      /* NoSSD I/O completes in the fetch sweep */
 } FemuParams;
 
@@ -715,6 +727,10 @@ void femu_cq_free(FemuCtrl *n, FemuCQ *cq);
 FemuSQ *femu_sq_new(FemuCtrl *n, uint16_t sqid, uint64_t addr, uint32_t size,
                     FemuCQ *cq);
 void femu_sq_free(FemuCtrl *n, FemuSQ *sq);
+bool femu_cq_post_coalesced(FemuCQ *cq, FemuSQ *sq, uint16_t cid,
+                            uint16_t status, uint32_t result,
+                            int64_t *coal_due);
+bool femu_cq_coal_expire(FemuCQ *cq, int64_t now, int64_t *coal_due);
 bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
                   uint32_t result);
 bool femu_cq_has_space(FemuCQ *cq);

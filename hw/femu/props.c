@@ -189,18 +189,18 @@ static FemuProp femu_dev_rows[] = {
     FREE_ROW(U8, "vwc", DEV(params.vwc), 1,
              "Identify VWC: 1 = a volatile write cache is reported (Flush "
              "has its meaning), 0 = none reported"),
-    FIXED(U8, "intc", 0,
-          "FEMU upstream: interrupt coalescing at start (0; set it with Set "
-          "Features, FID 08h)",
-          "interrupt coalescing starts off; set it with Set Features "
-          "Interrupt Coalescing (FID 08h)"),
-    FIXED(U8, "intc_thresh", 0,
-          "FEMU upstream: coalescing threshold at start (0; Set Features "
-          "FID 08h)", "set it with Set Features Interrupt Coalescing "
-          "(FID 08h)"),
-    FIXED(U8, "intc_time", 0,
-          "FEMU upstream: coalescing time at start (0; Set Features FID "
-          "08h)", "set it with Set Features Interrupt Coalescing (FID 08h)"),
+    ROW(U8, "intc", DEV(params.intc), 0, 0, 1,
+        "FEMU upstream: the Coalescing Disable bit of every interrupt "
+        "vector after a reset (Interrupt Vector Configuration, FID 09h): "
+        "0 = Interrupt Coalescing applies to each I/O vector, 1 = to none"),
+    ROW(U8, "intc_thresh", DEV(params.intc_thresh), 0, 0, 255,
+        "FEMU upstream: Interrupt Coalescing (FID 08h) after a reset, "
+        "Aggregation Threshold (0's based: an I/O vector interrupts once "
+        "intc_thresh + 1 completions wait); 0 = no coalescing"),
+    ROW(U8, "intc_time", DEV(params.intc_time), 0, 0, 255,
+        "FEMU upstream: Interrupt Coalescing (FID 08h) after a reset, "
+        "Aggregation Time in 100 us units (the longest a completion "
+        "waits for its interrupt); 0 = no coalescing"),
     FIXED(U8, "ms", 16, "FEMU upstream: metadata bytes per block when "
           "meta is set (no metadata here)", WHY_META),
     FIXED(U8, "ms_max", 64, "FEMU upstream: largest metadata size (no "

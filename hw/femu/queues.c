@@ -8,6 +8,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
+#include "hw/pci/msix.h"
 #include "femu.h"
 #include "trace.h"
 
@@ -317,30 +318,78 @@ bool femu_sq_fetch(FemuSQ *sq, NvmeCmd *cmd)
     return true;
 }
 
+/*
+ * Room for one more CQE (cq->lock held).  The head last seen is tried
+ * first: the host only moves the head towards the tail, so room there is
+ * room now, and the shadow doorbell (a read of guest memory) is read
+ * only when the CQ looks full; at QD32 that spares a read per CQE.
+ */
+static bool femu_cq_space(FemuCQ *cq)
+{
+    uint32_t next = (cq->tail + 1) % cq->size;
+
+    return next != qatomic_read(&cq->head) || next != femu_cq_head(cq);
+}
+
 /* A completion can be posted now (the host's head, shadow or MMIO). */
 bool femu_cq_has_space(FemuCQ *cq)
 {
     bool space;
 
     qemu_mutex_lock(&cq->lock);
-    space = (cq->tail + 1) % cq->size != femu_cq_head(cq);
+    space = femu_cq_space(cq);
     qemu_mutex_unlock(&cq->lock);
     return space;
 }
 
 /*
- * Post one completion queue entry (NVMe 2.0 4.2.1).  Returns false when
- * the CQ is full; the caller keeps the completion and retries.
+ * Interrupt Coalescing (Set Features 08h, NVMe 2.0 5.27.1.9) for cq's
+ * vector: the number of CQEs that interrupt at once (Aggregation
+ * Threshold + 1) and the longest an interrupt waits (Aggregation Time,
+ * 100 us units), or false when the CQEs of cq interrupt one by one.  It
+ * applies to I/O CQs with MSI-X interrupts whose vector has Coalescing
+ * Disable (FID 09h) cleared, never to the Admin CQ; THR or TIME 0 turns
+ * it off.  The host changes the features meanwhile (the main loop):
+ * each post reads them again.
  */
-bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
-                  uint32_t result)
+static bool femu_cq_coalescing(FemuCQ *cq, uint32_t *count, int64_t *time_ns)
+{
+    FemuCtrl *n = cq->n;
+    uint32_t ic = qatomic_read(&n->feat.int_coalescing);
+    uint32_t thr = ic & 0xff, time = (ic >> 8) & 0xff;
+
+    if (!cq->cqid || !thr || !time || !cq->irq_enabled ||
+        cq->vector > FEMU_MAX_IOQPAIRS ||
+        qatomic_read(&n->feat.ivc_cd[cq->vector]) ||
+        !msix_enabled(&n->parent_obj)) {
+        return false;
+    }
+    *count = thr + 1;
+    *time_ns = (int64_t)time * 100 * SCALE_US;
+    return true;
+}
+
+/*
+ * Post one completion queue entry (NVMe 2.0 4.2.1).  Returns false when
+ * the CQ is full; the caller keeps the completion and retries.  With
+ * coal_due (a poller's completions), Interrupt Coalescing may hold the
+ * interrupt back: *coal_due is then when it is due at the latest (the
+ * poller calls femu_cq_coal_expire by then), else INT64_MAX.  A CQ the
+ * entry fills interrupts at once: the host cannot get more from it.
+ */
+bool femu_cq_post_coalesced(FemuCQ *cq, FemuSQ *sq, uint16_t cid,
+                            uint16_t status, uint32_t result,
+                            int64_t *coal_due)
 {
     FemuCtrl *n = cq->n;
     NvmeCqe cqe;
     uint64_t addr;
 
+    if (coal_due) {
+        *coal_due = INT64_MAX;
+    }
     qemu_mutex_lock(&cq->lock);
-    if ((cq->tail + 1) % cq->size == femu_cq_head(cq)) {
+    if (!femu_cq_space(cq)) {
         qemu_mutex_unlock(&cq->lock);
         return false;
     }
@@ -368,6 +417,59 @@ bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
         cq->phase ^= 1;
     }
     qatomic_set(&cq->tail, cq->tail);
+    if (coal_due) {
+        uint32_t count;
+        int64_t time_ns;
+
+        if (femu_cq_coalescing(cq, &count, &time_ns) &&
+            (cq->tail + 1) % cq->size != qatomic_read(&cq->head)) {
+            if (!cq->coal_count++) {
+                cq->coal_first_ns = get_clock();
+            }
+            if (cq->coal_count < count) {
+                *coal_due = cq->coal_first_ns + time_ns;
+                qemu_mutex_unlock(&cq->lock);
+                return true;
+            }
+        }
+    }
+    /* this interrupt also signals the CQEs held back before it */
+    cq->coal_count = 0;
+    qemu_mutex_unlock(&cq->lock);
+    femu_irq_schedule(cq);
+    return true;
+}
+
+bool femu_cq_post(FemuCQ *cq, FemuSQ *sq, uint16_t cid, uint16_t status,
+                  uint32_t result)
+{
+    return femu_cq_post_coalesced(cq, sq, cid, status, result, NULL);
+}
+
+/*
+ * Send the interrupt Interrupt Coalescing holds back on cq if its time
+ * has come by now (or coalescing was turned off meanwhile); true if it
+ * was scheduled.  Otherwise *coal_due is lowered to when it is due.
+ */
+bool femu_cq_coal_expire(FemuCQ *cq, int64_t now, int64_t *coal_due)
+{
+    uint32_t count;
+    int64_t time_ns, due;
+
+    qemu_mutex_lock(&cq->lock);
+    if (!cq->coal_count) {
+        qemu_mutex_unlock(&cq->lock);
+        return false;
+    }
+    if (femu_cq_coalescing(cq, &count, &time_ns) && cq->coal_count < count) {
+        due = cq->coal_first_ns + time_ns;
+        if (due > now) {
+            *coal_due = MIN(*coal_due, due);
+            qemu_mutex_unlock(&cq->lock);
+            return false;
+        }
+    }
+    cq->coal_count = 0;
     qemu_mutex_unlock(&cq->lock);
     femu_irq_schedule(cq);
     return true;

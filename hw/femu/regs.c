@@ -61,7 +61,7 @@ void femu_irq_schedule(FemuCQ *cq)
  */
 void femu_irq_flush(FemuCtrl *n)
 {
-    MemReentrancyGuard *guard = &DEVICE(n)->mem_reentrancy_guard;
+    MemReentrancyGuard *guard = &n->parent_obj.qdev.mem_reentrancy_guard;
     bool engaged;
 
     if (!qatomic_xchg(&n->irq_pending, false)) {
@@ -82,7 +82,7 @@ static bool femu_cq_has_unread(FemuCQ *cq)
 
 void femu_irq_update_pin(FemuCtrl *n)
 {
-    PCIDevice *pdev = PCI_DEVICE(n);
+    PCIDevice *pdev = &n->parent_obj;
     bool level = false;
 
     if (msix_enabled(pdev)) {
@@ -108,7 +108,7 @@ void femu_irq_update_pin(FemuCtrl *n)
 /* BQL held: signal every CQ marked irq_pending, then the pin. */
 void femu_irq_send(FemuCtrl *n)
 {
-    PCIDevice *pdev = PCI_DEVICE(n);
+    PCIDevice *pdev = &n->parent_obj;   /* no checked cast: per interrupt */
 
     if (!n->cq) {
         return;

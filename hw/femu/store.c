@@ -69,8 +69,14 @@ void femu_store_mark(FemuStore *s, uint64_t off, uint64_t len)
     end = MIN(off + len, s->size);
     for (uint64_t c = off / FEMU_STORE_CHUNK;
          c * FEMU_STORE_CHUNK < end; c++) {
-        set_bit_atomic(c, s->written);
-        set_bit_atomic(c, s->dirty);
+        /* a locked operation only for a bit not yet set: rewrites of a
+         * chunk (the common case) then cost two plain reads */
+        if (!test_bit(c, s->written)) {
+            set_bit_atomic(c, s->written);
+        }
+        if (!test_bit(c, s->dirty)) {
+            set_bit_atomic(c, s->dirty);
+        }
     }
 }
 
