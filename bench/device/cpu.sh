@@ -19,6 +19,9 @@
 #        BASE_QEMU      another QEMU binary (e.g. a copy of the one before a
 #                       change): adds a row bb0 / nossd0 booted with it for
 #                       each femu row, for an A/B comparison in one run
+#        BASE_EXTRA     FEMU_EXTRA for the bb0 / nossd0 rows (default:
+#                       FEMU_EXTRA): with BASE_QEMU the same binary, an
+#                       A/B of properties, e.g. ",intc_thresh=7,intc_time=1"
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNNER=$ROOT/scripts/femu-run
@@ -34,7 +37,7 @@ NAND0=pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0
 
 dev_args() {
     case $1 in
-    *0)    echo "--qemu $BASE_QEMU $(dev_args "${1%0}")" ;;
+    *0)    echo "--qemu $BASE_QEMU $(FEMU_EXTRA=${BASE_EXTRA-${FEMU_EXTRA:-}} dev_args "${1%0}")" ;;
     bb)    echo "-device femu,serial=bench,femu_mode=1,$NAND0${FEMU_EXTRA:-}" ;;
     nossd) echo "-device femu,serial=bench,femu_mode=2${FEMU_EXTRA:-}" ;;
     nvme)  echo "-blockdev null-co,node-name=nul0,size=1073741824,read-zeroes=on -device nvme,serial=bench,drive=nul0" ;;
@@ -55,7 +58,7 @@ run_one() {    # DEV TAG
 
 get() { cat "$OUT"/$1-*.log 2>/dev/null | awk -v m="$2" '$1 == "result" && $2 == m {print $3}' | median; }
 
-echo "# $(date -u +%FT%TZ) $(uname -n) smp=$SMP rounds=$ROUNDS secs=$SECS load=$(cut -d' ' -f1-3 /proc/loadavg) extra='${FEMU_EXTRA:-}'; logs in $OUT"
+echo "# $(date -u +%FT%TZ) $(uname -n) smp=$SMP rounds=$ROUNDS secs=$SECS load=$(cut -d' ' -f1-3 /proc/loadavg) extra='${FEMU_EXTRA:-}'${BASE_QEMU:+ base=$BASE_QEMU base_extra='${BASE_EXTRA-${FEMU_EXTRA:-}}'}; logs in $OUT"
 set -- $DEVICES
 for r in $(seq "$ROUNDS"); do
     # rotate the order: each device goes first once in three rounds

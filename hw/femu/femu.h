@@ -279,6 +279,12 @@ struct FemuPoller {
         uint64_t sleeps;        /* sleeps on the kick futex */
         uint64_t wakeups;       /* of those: ended by a kick, not timeout */
         uint64_t rounds;        /* passes of the loop: spinning shows here */
+        /* interrupt sends (femu_irq_flush), the ns they took (the BQL
+         * wait above all) and how many took over FEMU_IRQ_SLOW_NS: the
+         * vCPUs and the main loop hold the BQL meanwhile */
+        uint64_t irq_sends;
+        uint64_t irq_ns;
+        uint64_t irq_slow;
     } QEMU_ALIGNED(64) stats;
 };
 
@@ -715,7 +721,7 @@ void femu_regs_init(FemuCtrl *n);
 void femu_ctrl_reset(FemuCtrl *n);
 void femu_irq_schedule(FemuCQ *cq);
 void femu_irq_send(FemuCtrl *n);
-void femu_irq_flush(FemuCtrl *n);
+bool femu_irq_flush(FemuCtrl *n);
 void femu_irq_update_pin(FemuCtrl *n);
 void femu_pci_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
                            int len);

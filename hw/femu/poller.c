@@ -75,6 +75,9 @@
 /* a fetch burst stops to send interrupts once a posted CQE has waited
  * this long for its interrupt (batching saves BQL round trips) */
 #define FEMU_IRQ_BATCH_NS   2000
+/* an interrupt send slower than this waited for the BQL (the MSI-X
+ * write and the vCPU kick take 1-2 us on their own) */
+#define FEMU_IRQ_SLOW_NS    5000
 
 /* min-heap of pending completions, keyed by (due_ns, seq) */
 static bool femu_pend_less(const FemuPending *a, const FemuPending *b)
@@ -452,9 +455,20 @@ static void femu_coal_expire(FemuPoller *p)
  */
 static void femu_poller_signal(FemuPoller *p)
 {
-    femu_irq_flush(p->n);
+    int64_t t0, now = 0;
+
+    if (qatomic_read(&p->n->irq_pending)) {
+        t0 = get_clock();
+        if (femu_irq_flush(p->n)) {
+            now = get_clock();
+            p->stats.irq_sends++;
+            p->stats.irq_ns += now - t0;
+            p->stats.irq_slow += now - t0 > FEMU_IRQ_SLOW_NS;
+        }
+    }
     if (p->irq_due_ns != INT64_MAX) {
-        femu_lat_record(&p->n->lat_irq, get_clock() - p->irq_due_ns);
+        femu_lat_record(&p->n->lat_irq,
+                        (now ? now : get_clock()) - p->irq_due_ns);
         p->irq_due_ns = INT64_MAX;
     }
 }
@@ -684,7 +698,8 @@ static void *femu_poller_thread(void *opaque)
     trace_femu_poller_stats(p->index, p->stats.commands,
                             p->stats.completions, p->stats.inlined,
                             p->stats.sleeps, p->stats.wakeups,
-                            p->stats.rounds);
+                            p->stats.rounds, p->stats.irq_sends,
+                            p->stats.irq_slow, p->stats.irq_ns / 1000);
     return NULL;
 }
 

@@ -59,13 +59,13 @@ void femu_irq_schedule(FemuCQ *cq)
  * interrupts from its own thread, so it engages the same guard.  The
  * write is then refused the same way whichever queue completed.
  */
-void femu_irq_flush(FemuCtrl *n)
+bool femu_irq_flush(FemuCtrl *n)
 {
     MemReentrancyGuard *guard = &n->parent_obj.qdev.mem_reentrancy_guard;
     bool engaged;
 
     if (!qatomic_xchg(&n->irq_pending, false)) {
-        return;
+        return false;
     }
     bql_lock();
     engaged = guard->engaged_in_io;
@@ -73,6 +73,7 @@ void femu_irq_flush(FemuCtrl *n)
     femu_irq_send(n);
     guard->engaged_in_io = engaged;
     bql_unlock();
+    return true;
 }
 
 static bool femu_cq_has_unread(FemuCQ *cq)
