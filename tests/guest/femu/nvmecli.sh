@@ -119,7 +119,7 @@ has "Default value:0x00000007" nvme get-feature $C -f 1 -s 1
 feat 4 0x00000157
 feat 6 0x00000001
 feat 7 0x00070007
-feat 9 0x00010001 --cdw11=1
+feat 9 0x00000001 --cdw11=1      # CD 0: coalescing applies (intc=0)
 for f in 1 2 4 6 7 8 9 0xa 0xb 0xe 0x16; do
     has "Supported capabilities value:0x00000004" nvme get-feature $C -f $f -s 3
 done
@@ -142,8 +142,8 @@ has "Current value:0x00000010" nvme get-feature $N -f 5
 st 0x400b nvme get-feature $C -f 5
 st 0x400b nvme admin-passthru $C --opcode=0x0a --cdw10=5 --namespace-id=0
 st 0x400b nvme admin-passthru $C --opcode=0x09 --cdw10=5 --cdw11=0 --namespace-id=0
-has "set-feature:" nvme set-feature $C -f 9 --value=0x1
-feat 9 0x00000001 --cdw11=1
+has "set-feature:" nvme set-feature $C -f 9 --value=0x10001
+feat 9 0x00010001 --cdw11=1
 # reserved bits are not kept (Arbitration 7:3, Error Recovery 31:17)
 has "set-feature:" nvme set-feature $C -f 1 --value=0xfffffff9
 feat 1 0xffffff01
@@ -155,7 +155,7 @@ feat 5 0x00010010 -n 1
 has "set-feature:" nvme set-feature $C -f 5 --value=0x10
 st 0x4002 nvme set-feature $C -f 4 --value=0x200150   # THSEL reserved
 st 0x410d nvme set-feature $C -f 1 --value=7 --save
-has "Coalescing Disable (CD): False" nvme get-feature $C -f 9 --cdw11=1 -H
+has "Coalescing Disable (CD): True" nvme get-feature $C -f 9 --cdw11=1 -H
 
 # --- Timestamp (FID 0Eh): Linux sets it at start-up (ONCS bit 6), a
 # Set Features with the 8-byte data structure replaces it, it counts on
@@ -202,7 +202,7 @@ feat 1 0x00000007
 feat 4 0x00000157
 feat 6 0x00000001
 feat 8 00000000
-feat 9 0x00010001 --cdw11=1
+feat 9 0x00000001 --cdw11=1
 # the reset started the timestamp again and Linux set it to the time
 t3=$(ts); now=$(date +%s)
 check "after nvme reset the timestamp is the guest's time again ($t3 ms vs $now s)" \
