@@ -575,6 +575,12 @@ static void *femu_poller_thread(void *opaque)
     int64_t idle_since = 0;
     bool was_idle = false;      /* the last round found nothing to do */
 
+    /*
+     * The RCU read sections of the passes (and of every DMA) protect
+     * the memory map only for a registered thread: synchronize_rcu()
+     * ignores the others.
+     */
+    rcu_register_thread();
     /* nanosecond timers: the default 50 us slack would blur timing */
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     trace_femu_poller_start(p->index);
@@ -700,6 +706,7 @@ static void *femu_poller_thread(void *opaque)
                             p->stats.sleeps, p->stats.wakeups,
                             p->stats.rounds, p->stats.irq_sends,
                             p->stats.irq_slow, p->stats.irq_ns / 1000);
+    rcu_unregister_thread();
     return NULL;
 }
 
