@@ -167,6 +167,20 @@ static void femu_park_mask_update(FemuPoller *p, FemuCQ *cq)
     qatomic_and(&cq->parked_mask, ~femu_poller_bit(p));
 }
 
+/*
+ * A CQE of this poller was posted with the interrupt due at due_ns
+ * (for C1h's interrupt lateness), or held back by Interrupt Coalescing
+ * until coal_due (femu_cq_post_coalesced; INT64_MAX: not held).
+ */
+static void femu_posted(FemuPoller *p, int64_t coal_due, int64_t due_ns)
+{
+    if (coal_due == INT64_MAX) {
+        p->irq_due_ns = MIN(p->irq_due_ns, due_ns);
+    } else {
+        p->coal_due_ns = MIN(p->coal_due_ns, coal_due);
+    }
+}
+
 /* Post a completion now; false if its CQ is full. */
 static bool femu_complete(FemuPoller *p, FemuPending *e)
 {
@@ -177,16 +191,12 @@ static bool femu_complete(FemuPoller *p, FemuPending *e)
                                 &coal_due)) {
         return false;
     }
-    p->coal_due_ns = MIN(p->coal_due_ns, coal_due);
+    femu_posted(p, coal_due, e->due_ns);
     /* lateness ends when the CQE is in guest memory (docs/log-pages.md) */
     now = get_clock();
     sq->inflight--;
     p->stats.completions++;
     femu_lat_record(&p->n->lat_cqe, now - e->due_ns);
-    if (coal_due == INT64_MAX) {
-        /* held back by coalescing, the interrupt is due later */
-        p->irq_due_ns = MIN(p->irq_due_ns, e->due_ns);
-    }
     trace_femu_cqe_late(sq->sqid, le16_to_cpu(e->cid), now - e->due_ns);
     return true;
 }
@@ -307,15 +317,12 @@ static void femu_req_done_inline(FemuPoller *p, FemuReq *req)
         femu_req_done(p, req);
         return;
     }
-    p->coal_due_ns = MIN(p->coal_due_ns, coal_due);
+    femu_posted(p, coal_due, req->arrival_ns);
     trace_femu_io_fetch(sq->sqid, le16_to_cpu(req->cmd.cid),
                         req->cmd.opcode, sq->head, 0);
     sq->inflight--;
     p->stats.completions++;
     p->stats.inlined++;
-    if (coal_due == INT64_MAX) {
-        p->irq_due_ns = MIN(p->irq_due_ns, req->arrival_ns);
-    }
 }
 
 /*
