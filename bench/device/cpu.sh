@@ -3,7 +3,8 @@
 # NoSSD (femu_mode=2), both with all NAND times 0, and QEMU's own nvme on
 # a null-co node, same QEMU binary, one boot each per round, the order
 # rotating from round to round; medians over the rounds and ratios
-# against nvme.  CPU is that of every QEMU thread but the vCPU threads
+# against nvme, both of the medians and, paired, the median of each
+# round's ratio (the host's speed drifts in phases minutes long).  CPU is that of every QEMU thread but the vCPU threads
 # ("CPU n/TCG" or "CPU n/KVM" with -name ...,debug-threads=on), from
 # /proc/PID/task/*/schedstat (ns on a CPU) between the guest's phase
 # markers (cpu-guest.sh), divided by the I/Os fio completed.  Workloads:
@@ -57,6 +58,18 @@ run_one() {    # DEV TAG
 }
 
 get() { cat "$OUT"/$1-*.log 2>/dev/null | awk -v m="$2" '$1 == "result" && $2 == m {print $3}' | median; }
+# one round's value of a metric
+val() { awk -v m="$2" '$1 == "result" && $2 == m {print $3}' "$OUT/$1.log" 2>/dev/null; }
+# median over the rounds of DEV's value against REF's in the same round:
+# the host's speed drifts in phases minutes long, and a round's boots
+# follow each other, so a ratio within a round cancels more of it than
+# the ratio of two medians over the whole run
+paired() {    # DEV REF METRIC
+    local r
+    for r in $(seq "$ROUNDS"); do
+        ratio "$(val "$1-$r" "$3")" "$(val "$2-$r" "$3")"
+    done | grep -v n/a | median
+}
 
 echo "# $(date -u +%FT%TZ) $(uname -n) smp=$SMP rounds=$ROUNDS secs=$SECS load=$(cut -d' ' -f1-3 /proc/loadavg) extra='${FEMU_EXTRA:-}'${BASE_QEMU:+ base=$BASE_QEMU base_extra='${BASE_EXTRA-${FEMU_EXTRA:-}}'}; logs in $OUT"
 set -- $DEVICES
@@ -70,12 +83,22 @@ done
 # the runner says which accelerator it used (auto: KVM where it works)
 accel=$(grep -ho 'accel=[a-z]*' "$OUT"/*.log | sort -u | tr '\n' ' ')
 echo "# done $(date -u +%FT%TZ) ${accel:-accel=unknown} load=$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-6s %-10s %12s %10s %12s %10s %10s\n' load device cpu_ns/io vs_nvme iops vs_nvme lat_ns
+# vs_nvme: ratio of the medians; paired: median of the rounds' ratios
+printf '%-6s %-10s %12s %10s %10s %12s %10s %10s\n' load device cpu_ns/io vs_nvme paired iops vs_nvme lat_ns
 for w in qd1 qd32 4j; do
     nc=$(get nvme ${w}_cpu_ns_per_io) ni=$(get nvme ${w}_iops)
     for d in $DEVICES; do
         c=$(get $d ${w}_cpu_ns_per_io) i=$(get $d ${w}_iops) l=$(get $d ${w}_lat_ns)
         [ -n "$c" ] || continue
-        printf '%-6s %-10s %12s %10s %12s %10s %10s\n' $w $d "$c" "$(ratio "$c" "$nc")" "$i" "$(ratio "$i" "$ni")" "$l"
+        pc=$(paired $d nvme ${w}_cpu_ns_per_io)
+        printf '%-6s %-10s %12s %10s %10s %12s %10s %10s\n' $w $d "$c" "$(ratio "$c" "$nc")" "${pc:-n/a}" "$i" "$(ratio "$i" "$ni")" "$l"
+    done
+done
+# with BASE_QEMU: each femu row against its base row, round by round
+for d in $DEVICES; do
+    case $d in *0) ;; *) continue ;; esac
+    for w in qd1 qd32 4j; do
+        pc=$(paired "${d%0}" "$d" ${w}_cpu_ns_per_io) pi=$(paired "${d%0}" "$d" ${w}_iops)
+        [ -n "$pc" ] && echo "a/b ${d%0} against $d $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x (medians of the rounds' ratios)"
     done
 done

@@ -261,6 +261,7 @@ struct FemuPoller {
     int lock_waiters;
     uint64_t seq;
     int64_t irq_due_ns;     /* earliest due time of CQEs not yet signalled */
+    int64_t clock_ns;       /* the poller's last clock read (get_clock) */
     /* earliest time an interrupt held back by Interrupt Coalescing on a
      * CQ of this poller's SQs is due (femu_coal_expire) */
     int64_t coal_due_ns;
@@ -574,9 +575,12 @@ struct FemuCtrl {
     uint64_t dbbuf_eis;
     /* MMIO doorbell writes to I/O queues (BQL held; trace
      * femu_doorbell_stats at exit): with shadow doorbells, how many the
-     * event indexes did not spare the guest */
-    uint64_t mmio_sq_doorbells;
+     * event indexes did not spare the guest.  On a cache line of their
+     * own: the vCPU threads write them for every doorbell, and the
+     * pollers read irq_pending above on every pass. */
+    uint64_t mmio_sq_doorbells QEMU_ALIGNED(64);
     uint64_t mmio_cq_doorbells;
+    uint8_t mmio_doorbells_pad[48];
 
     FemuFeatures feat;
     uint16_t temperature;   /* kelvin */

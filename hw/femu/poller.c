@@ -193,7 +193,7 @@ static bool femu_complete(FemuPoller *p, FemuPending *e)
     }
     femu_posted(p, coal_due, e->due_ns);
     /* lateness ends when the CQE is in guest memory (docs/log-pages.md) */
-    now = get_clock();
+    now = p->clock_ns = get_clock();
     sq->inflight--;
     p->stats.completions++;
     femu_lat_record(&p->n->lat_cqe, now - e->due_ns);
@@ -256,7 +256,7 @@ static bool femu_post_due(FemuPoller *p, int64_t *next_due)
     }
     while (p->nheap) {
         FemuPending *e = &p->heap[0];
-        int64_t now = get_clock();
+        int64_t now = p->clock_ns = get_clock();
 
         if (e->due_ns > now) {
             *next_due = e->due_ns;
@@ -390,7 +390,7 @@ static bool femu_fetch(FemuPoller *p, bool *drained)
             req.sq = sq;
             req.status = NVME_SUCCESS;
             req.result = 0;
-            req.arrival_ns = get_clock();
+            req.arrival_ns = p->clock_ns = get_clock();
             req.due_ns = req.arrival_ns;
             req.step = 0;
             femu_io_exec(n, &req);
@@ -409,8 +409,9 @@ static bool femu_fetch(FemuPoller *p, bool *drained)
             if (p->nheap) {
                 femu_post_due(p, &next_due);
             }
+            /* the clock as the command's completion or arrival read it */
             if (p->irq_due_ns != INT64_MAX &&
-                get_clock() - p->irq_due_ns >= FEMU_IRQ_BATCH_NS) {
+                p->clock_ns - p->irq_due_ns >= FEMU_IRQ_BATCH_NS) {
                 p->rr = (p->rr + j + 1) % nsqs;
                 return true;
             }
@@ -459,8 +460,10 @@ static void femu_coal_expire(FemuPoller *p)
 /*
  * Send the interrupts of the CQEs this poller posted (takes the BQL) and
  * record how late that was for the earliest of them (C1h, 2nd histogram).
+ * Returns the clock it read last, 0 if none (the loop's clock for the
+ * pass).
  */
-static void femu_poller_signal(FemuPoller *p)
+static int64_t femu_poller_signal(FemuPoller *p)
 {
     int64_t t0, now = 0;
 
@@ -474,10 +477,13 @@ static void femu_poller_signal(FemuPoller *p)
         }
     }
     if (p->irq_due_ns != INT64_MAX) {
-        femu_lat_record(&p->n->lat_irq,
-                        (now ? now : get_clock()) - p->irq_due_ns);
+        if (!now) {
+            now = get_clock();
+        }
+        femu_lat_record(&p->n->lat_irq, now - p->irq_due_ns);
         p->irq_due_ns = INT64_MAX;
     }
+    return now;
 }
 
 static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask);
@@ -621,9 +627,10 @@ static void *femu_poller_thread(void *opaque)
         femu_coal_expire(p);
         rcu_read_unlock();
         qemu_mutex_unlock(&p->lock);
-        femu_poller_signal(p);
-
-        now = get_clock();
+        now = femu_poller_signal(p);
+        if (!now) {
+            now = get_clock();
+        }
         if (progress) {
             if (fetched && was_idle && idle_since) {
                 femu_spin_adapt(p, now - idle_since);
