@@ -67,7 +67,7 @@ val() { awk -v m="$2" '$1 == "result" && $2 == m {print $3}' "$OUT/$1.log" 2>/de
 paired() {    # DEV REF METRIC
     local r
     for r in $(seq "$ROUNDS"); do
-        ratio "$(val "$1-$r" "$3")" "$(val "$2-$r" "$3")"
+        echo "$(ratio "$(val "$1-$r" "$3")" "$(val "$2-$r" "$3")")"
     done | grep -v n/a | median
 }
 

@@ -3,8 +3,9 @@
 # BlackBox SSD (one FTL, end to end) and 3 NoSSD.  Boot 1 writes distinct
 # random data to each, QEMU quits (the exit save writes the file); boot 2,
 # a new QEMU on the same state=, reads each namespace's data back equal
-# (SHA-256 of its first 6 MiB) with its NUSE and SMART data units and
-# write commands as boot 1 left them, then changes namespace 2 alone (a
+# (SHA-256 of its first 6 MiB) with its NUSE, SMART data units and
+# write commands and log page C0h's per-namespace counters as boot 1 left
+# them, then changes namespace 2 alone (a
 # rewrite and a deallocation); QEMU quits (an incremental save: "append",
 # fewer data chunks than the first, a TRIM); boot 3 reads boot 2's data
 # and counters back.
@@ -55,6 +56,25 @@ for i in 1 2 3; do
     [ "$(get ns 2 start | grep "^$i " | cut -d' ' -f4)" -gt 0 ] ||
         fail "namespace $i's write commands were not kept"
 done
+# C0h's per-namespace pages written: kept for the BlackBox namespaces
+# (same line as above), 0 for NoSSD, and after each restart still the
+# device's total between them
+for i in 1 2; do
+    [ "$(get ns 2 start | grep "^$i " | cut -d' ' -f5)" -gt 0 ] ||
+        fail "namespace $i's C0h pages written were not kept: $(get ns 2 start | grep "^$i ")"
+done
+[ "$(get ns 2 start | grep '^3 ' | cut -d' ' -f5-)" = "0 0" ] ||
+    fail "NoSSD namespace 3 has C0h FTL counters: $(get ns 2 start | grep '^3 ')"
+for b in 1 2 3; do
+    for w in start end; do
+        tot=$(grep "^c0 $w " "$T/$b.out" | cut -d' ' -f3)
+        sum=$(get ns $b $w | awk '{ s += $5 } END { print s + 0 }')
+        [ -n "$tot" ] && [ "$tot" = "$sum" ] ||
+            fail "boot $b $w: C0h's namespaces add up to $sum host pages, the device's total is ${tot:-missing}"
+    done
+done
+[ "$(grep '^c0 end ' "$T/1.out")" = "$(grep '^c0 start ' "$T/2.out" | sed 's/start/end/')" ] ||
+    fail "C0h's totals changed across the first restart"
 # boot 2's exit save appended namespace 2's changes alone
 c1=$(sed -n 's/.*femu_state_save .* \([0-9][0-9]*\) data chunks.*/\1/p' "$T/trace.1" | tail -1)
 k2=$(sed -n 's/.*femu_state_save .*: \([a-z]*\) save,.*/\1/p' "$T/trace.2" | tail -1)
@@ -65,5 +85,5 @@ echo "exit saves: boot 1 $c1 data chunks, boot 2 ($k2) $c2 data chunks, $t2 trim
 [ "$k2" = append ] && [ "$c2" = 256 ] ||
     fail "boot 2's exit save was not an incremental one of namespace 2's 1 MiB ($k2, $c2 chunks)"
 [ "$t2" = 128 ] || fail "boot 2's exit save trimmed $t2 chunks, not 128 (512 KiB)"
-[ "$FAILED" = 0 ] && echo "ok - three namespaces' data, NUSE and SMART survive two QEMU restarts through state= (an incremental save of one namespace)"
+[ "$FAILED" = 0 ] && echo "ok - three namespaces' data, NUSE, SMART and C0h counters survive two QEMU restarts through state= (an incremental save of one namespace)"
 exit $FAILED

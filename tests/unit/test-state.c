@@ -79,6 +79,11 @@ static void same_state(const struct ftl *a, const struct ftl *b, int64_t dt)
     CHECK_EQ(a->wear.erase_events, b->wear.erase_events);
     CHECK_EQ(a->wear.wl_moves, b->wear.wl_moves);
     CHECK_EQ(a->wear.ro, b->wear.ro);
+    /* per-namespace counters (format 7) */
+    CHECK_EQ(a->nss.n, b->nss.n);
+    CHECK(memcmp(a->nss.first_lpn, b->nss.first_lpn,
+                 sizeof(a->nss.first_lpn)) == 0);
+    CHECK(memcmp(a->nss.ctr, b->nss.ctr, sizeof(a->nss.ctr)) == 0);
 }
 
 static FILE *save(const struct ftl *f, uint64_t now)
@@ -281,11 +286,16 @@ static void expect_refused(const struct ftl_config *c, const uint8_t *b,
     }
 }
 
-/* Bytes of the version 3 wear block that ends the FTL section's payload
- * (docs/state.md): 46 fixed, then 5 per line. */
-static size_t wear_len(const struct ftl_config *c)
+/* Bytes of the version 7 per-namespace counters that end the FTL
+ * section's payload (docs/state.md): 8 fixed, 24 per range slot. */
+#define NSS_LEN (8 + 24 * FTL_MAX_NS_RANGES)
+
+/* Bytes after the mapping table: the version 4 wear block (46 fixed,
+ * then 5 per line) and the version 7 counters, what a version 3 file
+ * lacks. */
+static size_t after_map_len(const struct ftl_config *c)
 {
-    return 46 + 5 * (size_t)c->blks_per_pl;
+    return 46 + 5 * (size_t)c->blks_per_pl + NSS_LEN;
 }
 
 /* the FTL section's CRC after a change of its payload */
@@ -406,7 +416,7 @@ static void test_damage(void)
      * logical page mapped to the NAND page of the first */
     memcpy(m, b, n);
     {
-        size_t map_end = n - 20 - 4 - wear_len(&c);
+        size_t map_end = n - 20 - 4 - after_map_len(&c);
         size_t first = map_end - 4 * (size_t)(c.devsz_mb * 256);
         memcpy(m + map_end - 4, m + first, 4);
         fix_crc(m, n);
@@ -551,11 +561,11 @@ static void test_version1(void)
         len |= (uint64_t)b[24 + i] << (8 * i);
     }
     m = malloc(n);
-    /* a version 3 file less its wear block (before the FTL section's CRC
-     * and the 20-byte END section) */
-    memmove(b + n - 24 - wear_len(&c), b + n - 24, 24);
-    n -= wear_len(&c);
-    len -= wear_len(&c);
+    /* a version 3 file less its wear block and per-namespace counters
+     * (before the FTL section's CRC and the 20-byte END section) */
+    memmove(b + n - 24 - after_map_len(&c), b + n - 24, 24);
+    n -= after_map_len(&c);
+    len -= after_map_len(&c);
     memcpy(m, b, 32 + BASE);
     memcpy(m + 32 + BASE, b + 32 + BASE + V2, n - (32 + BASE + V2));
     m[8] = 1;
@@ -948,9 +958,9 @@ static void test_version2(void)
     for (int i = 0; i < 8; i++) {
         len |= (uint64_t)b[24 + i] << (8 * i);
     }
-    memmove(b + n - 24 - wear_len(&c), b + n - 24, 24);
-    n -= wear_len(&c);
-    len -= wear_len(&c);
+    memmove(b + n - 24 - after_map_len(&c), b + n - 24, 24);
+    n -= after_map_len(&c);
+    len -= after_map_len(&c);
     for (int i = 0; i < 8; i++) {
         b[24 + i] = (uint8_t)(len >> (8 * i));
     }
@@ -980,6 +990,101 @@ static void test_version2(void)
     free(b);
 }
 
+/*
+ * The per-namespace counters (format 7) survive a save and a load, and
+ * the device's ranges set again afterwards keep them.  A version 6 file
+ * (made by cutting them out) loads with them off, and a file whose
+ * ranges are out of order is refused.
+ */
+static void test_ns_counters(void)
+{
+    struct ftl_config c;
+    struct ftl *f, *g;
+    struct ftl_ns_counters a[2], b[2];
+    uint64_t first[2], rs = 5, len = 0;
+    char err[256] = "";
+    FILE *fp;
+    uint8_t *m;
+    long sz;
+    size_t n;
+
+    small_cfg(&c);
+    f = must_new(&c);
+    first[0] = 0;
+    first[1] = f->ns_blocks / 2 / f->blocks_per_page * f->blocks_per_page;
+    CHECK_EQ(ftl_set_ns_ranges(f, 2, first, err, sizeof(err)), 0);
+    for (uint64_t i = 0; i < 4000; i++) {
+        step(f, i, 0, &rs);
+    }
+    CHECK_EQ(ftl_get_ns_counters(f, 0, &a[0]), 0);
+    CHECK_EQ(ftl_get_ns_counters(f, 1, &a[1]), 0);
+    /* the workload wrote both halves and made GC move pages */
+    CHECK(a[0].host_pages_written > 0 && a[1].host_pages_written > 0);
+    CHECK(a[0].gc_pages_moved + a[1].gc_pages_moved > 0);
+    fp = save(f, 4000 * 30000);
+    g = ftl_state_load(&c, fp, 4000 * 30000, err, sizeof(err));
+    CHECK(g != NULL);
+    if (g) {
+        same_state(f, g, 0);
+        /* the device sets its ranges again after loading: kept */
+        CHECK_EQ(ftl_set_ns_ranges(g, 2, first, err, sizeof(err)), 0);
+        CHECK_EQ(ftl_get_ns_counters(g, 0, &b[0]), 0);
+        CHECK_EQ(ftl_get_ns_counters(g, 1, &b[1]), 0);
+        CHECK_EQ(b[0].host_pages_written, a[0].host_pages_written);
+        CHECK_EQ(b[1].host_pages_written, a[1].host_pages_written);
+        CHECK_EQ(b[0].gc_pages_moved, a[0].gc_pages_moved);
+        CHECK_EQ(b[1].gc_pages_moved, a[1].gc_pages_moved);
+        ftl_free(g);
+    }
+    fseek(fp, 0, SEEK_END);
+    sz = ftell(fp);
+    rewind(fp);
+    n = (size_t)sz;
+    m = malloc(n);
+    CHECK_EQ(fread(m, 1, n, fp), n);
+    fclose(fp);
+    ftl_free(f);
+
+    /* ranges out of order: refused as corrupted (range 1's first page
+     * is at the start of the counters' block, 8 + 24 bytes in) */
+    {
+        uint8_t *bad = malloc(n);
+        size_t at = n - 24 - NSS_LEN + 8 + 24;
+
+        memcpy(bad, m, n);
+        memset(bad + at, 0, 8);
+        fix_crc(bad, n);
+        expect_refused(&c, bad, n, "namespace counter ranges",
+                       "ranges out of order");
+        free(bad);
+    }
+
+    /* version 6: the same file less the counters */
+    for (int i = 0; i < 8; i++) {
+        len |= (uint64_t)m[24 + i] << (8 * i);
+    }
+    memmove(m + n - 24 - NSS_LEN, m + n - 24, 24);
+    n -= NSS_LEN;
+    len -= NSS_LEN;
+    for (int i = 0; i < 8; i++) {
+        m[24 + i] = (uint8_t)(len >> (8 * i));
+    }
+    m[8] = 6;
+    fix_crc(m, n);
+    g = load_bytes(&c, m, n, err, sizeof(err));
+    CHECK(g != NULL);
+    if (!g) {
+        fprintf(stderr, "version 6 file refused: %s\n", err);
+    } else {
+        CHECK_EQ(g->nss.n, 0);
+        CHECK_EQ(ftl_set_ns_ranges(g, 2, first, err, sizeof(err)), 0);
+        CHECK_EQ(ftl_get_ns_counters(g, 1, &b[1]), 0);
+        CHECK_EQ(b[1].host_pages_written, 0);
+        ftl_free(g);
+    }
+    free(m);
+}
+
 int main(void)
 {
     RUN(test_round_trips);
@@ -987,6 +1092,7 @@ int main(void)
     RUN(test_damage);
     RUN(test_version1);
     RUN(test_version2);
+    RUN(test_ns_counters);
     RUN(test_clocks);
     RUN(test_generations);
     RUN(test_namespaces);

@@ -10,8 +10,9 @@
  * Off (no ranges) by default: nothing is counted and nothing else
  * changes.  Setting ranges again (a namespace created or deleted) keeps
  * the counters of each range that starts where one started before; a
- * new range starts at 0.  Not kept in state files: they start at 0 when
- * first set.
+ * new range starts at 0.  State files keep them (format 7, state.c): a
+ * load restores the ranges and their counters, and the device's ranges
+ * set after it keep the counters of the ranges that match.
  *
  * Copyright (c) 2026 FEMU developers
  * SPDX-License-Identifier: GPL-2.0-or-later

@@ -11,7 +11,7 @@
  * it: they hold nothing else), every line's fields and the lists that
  * order them (free queue, greedy buckets, close order, candidate array:
  * the policies' choices depend on that order), the streams' open lines
- * and write pointers, the logical clock, the RNG, the counters, the FDP
+ * and write pointers, the logical clock, the RNG, the counters (the per-namespace ones too), the FDP
  * event queue and the NAND clocks.  Derived values (thresholds, divisors)
  * are recomputed from the configuration.
  *
@@ -308,6 +308,33 @@ static uint64_t wear_bytes(const struct ftl *ftl)
     return 4 + 4 + 1 + 4 + 4 + 4 + 1 + 8 + 8 + 8 + 5ull * ftl->ln.nlines;
 }
 
+/*
+ * Format version 7 ends the FTL section with the per-namespace counters
+ * (nsctr.c): u32 ranges, u32 0, then FTL_MAX_NS_RANGES x (u64 first
+ * logical page, u64 host pages written, u64 pages GC moved), unused
+ * slots 0.  A fixed size, so that the section's length still follows
+ * from the configuration.  Files of versions 1 to 6 have none: the
+ * ranges the device sets after loading start at 0.
+ */
+static void nss_payload(struct state_writer *w, const struct ftl *ftl)
+{
+    const struct ftl_ns_split *s = &ftl->nss;
+
+    w_u32(w, s->n);
+    w_u32(w, 0);
+    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
+        w_u64(w, i < s->n ? s->first_lpn[i] : 0);
+        w_u64(w, i < s->n ? s->ctr[i].host_pages_written : 0);
+        w_u64(w, i < s->n ? s->ctr[i].gc_pages_moved : 0);
+    }
+}
+
+/* Bytes nss_payload writes (what a version 7 file adds). */
+static uint64_t nss_bytes(void)
+{
+    return 8 + 24ull * FTL_MAX_NS_RANGES;
+}
+
 /* The FTL section's payload (also run with w->f == NULL to size it). */
 static void ftl_payload(struct state_writer *w, const struct ftl *ftl,
                         uint64_t now_ns)
@@ -411,6 +438,7 @@ static void ftl_payload(struct state_writer *w, const struct ftl *ftl,
     }
 
     wear_payload(w, ftl);
+    nss_payload(w, ftl);
 }
 
 static int write_err(char *err, size_t errlen, const char *what)
@@ -1029,6 +1057,36 @@ static int clocks_check(const struct ftl *ftl, uint64_t saved_now, char *err,
 }
 
 /*
+ * Read the version 7 per-namespace counters into ftl->nss; -1 when the
+ * ranges are more than there can be, out of order or beyond the logical
+ * pages (ftl_set_ns_ranges' rules).
+ */
+static int nss_read(struct state_reader *r, struct ftl *ftl)
+{
+    struct ftl_ns_split *s = &ftl->nss;
+    uint32_t n = r_u32(r);
+    int ret = 0;
+
+    (void)r_u32(r);
+    memset(s, 0, sizeof(*s));
+    for (uint32_t i = 0; i < FTL_MAX_NS_RANGES; i++) {
+        s->first_lpn[i] = r_u64(r);
+        s->ctr[i].host_pages_written = r_u64(r);
+        s->ctr[i].gc_pages_moved = r_u64(r);
+        if (i < n && (s->first_lpn[i] >= ftl->lpages ||
+                      (i > 0 && s->first_lpn[i] <= s->first_lpn[i - 1]))) {
+            ret = -1;
+        }
+    }
+    if (n > FTL_MAX_NS_RANGES || ret < 0) {
+        memset(s, 0, sizeof(*s));
+        return -1;
+    }
+    s->n = n;
+    return 0;
+}
+
+/*
  * Read the version 4 wear block into ftl; *fbad gets the file's
  * nand_bad_blocks.  -1 when the retired lines disagree with the factory
  * lines of this configuration (factory, per line) or with the counts.
@@ -1130,7 +1188,7 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
     uint32_t tag;
     uint64_t len, saved_now;
     char mismatch[256];
-    bool streams_bad = false, wear_bad = false;
+    bool streams_bad = false, wear_bad = false, nss_bad = false;
     uint8_t *factory = NULL;
     uint32_t fbad = 0;
     int rc;
@@ -1172,6 +1230,9 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
     }
     if (version < 4) {
         size.n -= wear_bytes(ftl);
+    }
+    if (version < 7) {
+        size.n -= nss_bytes();
     }
     if (len != size.n) {
         snprintf(err, errlen, "corrupted state file (FTL section of %llu "
@@ -1287,6 +1348,9 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
         ftl->wear.retired = 0;
         fbad = 0;
     }
+    if (version >= 7 && nss_read(r, ftl) < 0) {
+        nss_bad = true;
+    }
     if (r_finish(r, tag, err, errlen) < 0) {
         goto fail;
     }
@@ -1294,6 +1358,11 @@ struct ftl *ftl_state_load_section(const struct ftl_config *cfg, FILE *f,
         snprintf(err, errlen, "configuration mismatch: nand_bad_blocks is "
                  "%u in the state file but %u here", fbad,
                  cfg->nand_bad_blocks);
+        goto fail;
+    }
+    if (nss_bad) {
+        snprintf(err, errlen, "corrupted state file (namespace counter "
+                 "ranges out of order or beyond the logical pages)");
         goto fail;
     }
     if (wear_bad) {

@@ -544,8 +544,11 @@ int ftl_check_invariants(const struct ftl *ftl, char *err, size_t errlen);
  * write pointers, ZRWA, descriptor extensions and erase counts) and UNC
  * sections a namespace's Write Uncorrectable blocks (the device's);
  * files of versions 1 to 5 (which never hold a zoned namespace) still
- * load, with no block uncorrectable */
-#define FTL_STATE_VERSION 6
+ * load, with no block uncorrectable
+ * 7: the FTL section ends with the per-namespace counters (host pages
+ * written, pages GC moved, per namespace range); files of versions 1 to
+ * 6 still load, with those counters at 0 */
+#define FTL_STATE_VERSION 7
 #define FTL_STATE_TAG(a, b, c, d) \
     ((uint32_t)(a) | (uint32_t)(b) << 8 | (uint32_t)(c) << 16 | \
      (uint32_t)(d) << 24)

@@ -1,8 +1,9 @@
 # Guest side of tests/guest/femu-state-ns.t: one controller (serial st0)
 # with namespaces 1 and 2 BlackBox SSD (one FTL) and 3 NoSSD, kept across
 # QEMU restarts by state=PATH.  Each phase prints, per namespace, "ns I
-# start|end NUSE W WC" (NUSE, SMART data units written and write
-# commands) at its start and its end, and "sum I start|end SHA" of the
+# start|end NUSE W WC H G" (NUSE, SMART data units written and write
+# commands, C0h's host pages written and GC pages moved of the namespace)
+# and "c0 start|end H G" (C0h's device totals) at its start and its end, and "sum I start|end SHA" of the
 # namespace's first 6 MiB; the host compares one phase's end with the
 # next one's start.  PHASE=1 writes distinct random data to each;
 # PHASE=2 changes namespace 2 alone (1 MiB rewritten, 512 KiB
@@ -22,12 +23,16 @@ put() {
         dd if=/tmp/put of=$1 bs=64k seek=$(($2 / 64)) oflag=direct \
            conv=notrunc status=none
 }
+# C0h's per-namespace host pages written and GC pages moved (NSID I, or
+# the device's totals for FFFFFFFFh)
+c0ns() { femu_c0ns /dev/$C $1 | sed 's/[a-z_]*=//g' | cut -d' ' -f2-; }
 counters() { # counters start|end
     for i in 1 2 3; do
         nuse=$(nvme id-ns $(nsdev $i) -o json | python3 -c 'import sys,json; print(json.load(sys.stdin)["nuse"])')
         sm=$(nvme smart-log /dev/$C --namespace-id=$i -o json | python3 -c 'import sys,json; j=json.load(sys.stdin); print(j["data_units_written"], j["host_write_commands"])')
-        echo "ns $i $1 $nuse $sm"
+        echo "ns $i $1 $nuse $sm $(c0ns $i)"
     done
+    echo "c0 $1 $(c0ns 4294967295)"
 }
 sums() { # sums start|end
     for i in 1 2 3; do
