@@ -11,8 +11,8 @@
  * it: they hold nothing else), every line's fields and the lists that
  * order them (free queue, greedy buckets, close order, candidate array:
  * the policies' choices depend on that order), the streams' open lines
- * and write pointers, the logical clock, the RNG, the counters (the per-namespace ones too), the FDP
- * event queue and the NAND clocks.  Derived values (thresholds, divisors)
+ * and write pointers, the logical clock, the RNG, the counters (the
+ * per-namespace ones too), the FDP event queue and the NAND clocks.  Derived values (thresholds, divisors)
  * are recomputed from the configuration.
  *
  * Loading never trusts the file: every index is range-checked and every
