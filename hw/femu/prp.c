@@ -50,28 +50,10 @@ bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest)
 }
 
 /*
- * The only way FEMU touches guest memory (rings, shadow doorbells, PRP
- * lists and data).  Each piece is translated once, and accessed through
- * that same translation inside one RCU read section, and only if it is
- * memory the device can access directly (memory_access_is_direct: RAM;
- * not MMIO, not unassigned memory, not ROM for a write, not a RAM device
- * BAR).  Anything else fails without being touched.  So a poller never
- * runs an MMIO handler and never needs the BQL, whatever the guest does
- * meanwhile: with pci_dma_read() after a femu_dma_is_ram() check (two
- * steps), bus mastering turned off between them sent the access to
- * unassigned MMIO, which takes the BQL, while the poller held its lock,
- * and a reset holding the BQL waited for that lock (tests/fuzz/README.md).
- *
- * Reads copy from the RAM block.  Writes go through address_space_map()/
- * address_space_unmap(): unmap marks the pages dirty (migration, VGA)
- * and, under TCG, invalidates code translated from them, which a plain
- * memcpy would not.  A write target that is not direct RAM is mapped as
- * a bounce buffer, recognised as such (no RAM block holds it) and
- * unmapped with an access length of 0, which writes nothing.
- */
-/*
  * Copy a page or more from guest RAM into a buffer that nothing reads
- * soon: a write's data on its way into the store.  Streaming stores
+ * soon: a write's data on its way into the store (nearly every copy of
+ * a page or more is one; a whole PRP list page is the rare other, and
+ * then costs a cache miss per line when read).  Streaming stores
  * skip reading the destination's cache lines first (a 4 KiB write to a
  * random place in a large store misses the cache for every line) and
  * leave the cache to the rings and the FTL.  The fence orders them
@@ -102,6 +84,27 @@ static void femu_copy_stream(void *dst, const void *src, size_t len)
     memcpy(dst, src, len);
 }
 
+/*
+ * The only way FEMU touches guest memory (rings, shadow doorbells, PRP
+ * lists and data).  Each piece is translated once, and accessed through
+ * that same translation inside one RCU read section, and only if it is
+ * memory the device can access directly (memory_access_is_direct: RAM;
+ * not MMIO, not unassigned memory, not ROM for a write, not a RAM device
+ * BAR).  Anything else fails without being touched.  So a poller never
+ * runs an MMIO handler and never needs the BQL, whatever the guest does
+ * meanwhile: with pci_dma_read() after a femu_dma_is_ram() check (two
+ * steps), bus mastering turned off between them sent the access to
+ * unassigned MMIO, which takes the BQL, while the poller held its lock,
+ * and a reset holding the BQL waited for that lock (tests/fuzz/README.md).
+ *
+ * Reads copy from the RAM block (a page or more with streaming stores,
+ * femu_copy_stream).  Writes go through address_space_map()/
+ * address_space_unmap(): unmap marks the pages dirty (migration, VGA)
+ * and, under TCG, invalidates code translated from them, which a plain
+ * memcpy would not.  A write target that is not direct RAM is mapped as
+ * a bounce buffer, recognised as such (no RAM block holds it) and
+ * unmapped with an access length of 0, which writes nothing.
+ */
 bool femu_dma_read(FemuCtrl *n, uint64_t addr, void *buf, uint64_t len)
 {
     AddressSpace *as = femu_dma_as(n);
