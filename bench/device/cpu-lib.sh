@@ -34,7 +34,7 @@ cpu_by_thread() {    # SNAP0 SNAP1 IOS
         awk -v ios="$3" '{ printf "%s%s=%d", (NR > 1 ? " " : ""), $2, $1 / (ios > 0 ? ios : 1) } END { print "" }'
 }
 
-median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }
+median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else printf "%.15g\n", (a[NR/2] + a[NR/2+1]) / 2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 # cpu_phases NAME TAG: the runner's output on stdin, copied to $OUT/TAG.log;

@@ -117,7 +117,10 @@ void femu_irq_send(FemuCtrl *n)
     for (uint32_t i = 0; i <= n->params.queues; i++) {
         FemuCQ *cq = n->cq[i];
 
-        if (!cq || !qatomic_xchg(&cq->irq_pending, false)) {
+        /* a read first: a locked exchange on every CQ's line costs more
+         * than the sends it looks for (one or two CQs marked a flush) */
+        if (!cq || !qatomic_read(&cq->irq_pending) ||
+            !qatomic_xchg(&cq->irq_pending, false)) {
             continue;
         }
         if (cq->irq_enabled && msix_enabled(pdev)) {
