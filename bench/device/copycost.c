@@ -1,7 +1,7 @@
 /*
  * copycost: what a write's 4 KiB copy into a large data store costs the
- * poller, with plain stores (memcpy) and with streaming stores (what
- * femu_copy_stream in hw/femu/prp.c does for copies of a page or more).
+ * poller, with plain stores (memcpy) and with the device's streaming
+ * copy (femu_copy_stream, include/hw/femu/copy-stream.h).
  *
  * Each copy goes to a random 4 KiB page of a STORE_MIB buffer (filled
  * first, transparent huge pages asked for, as the store is), then a
@@ -11,7 +11,8 @@
  * store is not in the cache: plain stores read each line from memory
  * before they write it, streaming stores do not.
  *
- *   copycost [COPIES [STORE_MIB]]      (default 200000, 1024)
+ *   cc -O2 -Iinclude -o /tmp/copycost bench/device/copycost.c
+ *   /tmp/copycost [COPIES [STORE_MIB]]      (default 200000, 1024)
  *
  * prints "memcpy NS" and "stream NS": nanoseconds per copy.
  *
@@ -24,9 +25,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+
+#include "hw/femu/copy-stream.h"
 
 #define PAGE 4096
 
@@ -36,27 +36,6 @@ static double now_ns(void)
 
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static void copy_stream(void *dst, const void *src, size_t len)
-{
-#ifdef __SSE2__
-    __m128i *d = dst;
-    const __m128i *s = src;
-
-    for (size_t i = 0; i < len / 64; i++, d += 4, s += 4) {
-        __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1);
-        __m128i c = _mm_loadu_si128(s + 2), e = _mm_loadu_si128(s + 3);
-
-        _mm_stream_si128(d, a);
-        _mm_stream_si128(d + 1, b);
-        _mm_stream_si128(d + 2, c);
-        _mm_stream_si128(d + 3, e);
-    }
-    _mm_sfence();
-#else
-    memcpy(dst, src, len);
-#endif
 }
 
 int main(int argc, char **argv)
@@ -89,7 +68,7 @@ int main(int argc, char **argv)
             uint8_t *dst = store + (size_t)rand_r(&seed) % pages * PAGE;
 
             if (stream) {
-                copy_stream(dst, src, PAGE);
+                femu_copy_stream(dst, src, PAGE);
             } else {
                 memcpy(dst, src, PAGE);
             }

@@ -10,9 +10,7 @@
 #include "qemu/rcu.h"
 #include "femu.h"
 #include "trace.h"
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "hw/femu/copy-stream.h"
 
 /*
  * True when [addr, addr + len) is guest RAM as seen by the device's bus
@@ -50,41 +48,6 @@ bool femu_dma_is_ram(FemuCtrl *n, uint64_t addr, uint64_t len, bool to_guest)
 }
 
 /*
- * Copy a page or more from guest RAM into a buffer that nothing reads
- * soon: a write's data on its way into the store (nearly every copy of
- * a page or more is one; a whole PRP list page is the rare other, and
- * then costs a cache miss per line when read).  Streaming stores
- * skip reading the destination's cache lines first (a 4 KiB write to a
- * random place in a large store misses the cache for every line) and
- * leave the cache to the rings and the FTL.  The fence orders them
- * before the poller's next stores, as plain ones would be.
- */
-static void femu_copy_stream(void *dst, const void *src, size_t len)
-{
-#ifdef __SSE2__
-    if (len >= FEMU_PAGE_SIZE && !((uintptr_t)dst & 15)) {
-        __m128i *d = dst;
-        const __m128i *s = src;
-        size_t n = len / 64;
-
-        for (size_t i = 0; i < n; i++, d += 4, s += 4) {
-            __m128i a = _mm_loadu_si128(s), b = _mm_loadu_si128(s + 1);
-            __m128i c = _mm_loadu_si128(s + 2), e = _mm_loadu_si128(s + 3);
-
-            _mm_stream_si128(d, a);
-            _mm_stream_si128(d + 1, b);
-            _mm_stream_si128(d + 2, c);
-            _mm_stream_si128(d + 3, e);
-        }
-        _mm_sfence();
-        memcpy(d, s, len % 64);
-        return;
-    }
-#endif
-    memcpy(dst, src, len);
-}
-
-/*
  * The only way FEMU touches guest memory (rings, shadow doorbells, PRP
  * lists and data).  Each piece is translated once, and accessed through
  * that same translation inside one RCU read section, and only if it is
@@ -98,7 +61,9 @@ static void femu_copy_stream(void *dst, const void *src, size_t len)
  * and a reset holding the BQL waited for that lock (tests/fuzz/README.md).
  *
  * Reads copy from the RAM block (a page or more with streaming stores,
- * femu_copy_stream).  Writes go through address_space_map()/
+ * femu_copy_stream: nearly every such copy is a write's data on its way
+ * into the store; a whole PRP list page, the rare other, then costs a
+ * cache miss per line when read).  Writes go through address_space_map()/
  * address_space_unmap(): unmap marks the pages dirty (migration, VGA)
  * and, under TCG, invalidates code translated from them, which a plain
  * memcpy would not.  A write target that is not direct RAM is mapped as

@@ -316,6 +316,28 @@ static void fix_crc(uint8_t *b, size_t n)
     }
 }
 
+/*
+ * A file of an older format from a newer one: cut the k bytes that end
+ * the FTL section's payload (before its CRC and the 20-byte END
+ * section), then fix the section's length, the version and the CRC.
+ */
+static void cut_ftl_tail(uint8_t *b, size_t *n, size_t k, uint8_t version)
+{
+    uint64_t len = 0;
+
+    for (int i = 0; i < 8; i++) {
+        len |= (uint64_t)b[24 + i] << (8 * i);
+    }
+    memmove(b + *n - 24 - k, b + *n - 24, 24);
+    *n -= k;
+    len -= k;
+    for (int i = 0; i < 8; i++) {
+        b[24 + i] = (uint8_t)(len >> (8 * i));
+    }
+    b[8] = version;
+    fix_crc(b, *n);
+}
+
 static void test_mismatch(void)
 {
     /* refused with "<name> is <was> in the state file but <now> here" */
@@ -948,24 +970,13 @@ static void test_version2(void)
     struct ftl_config c;
     size_t n;
     uint8_t *b;
-    uint64_t len = 0;
     char err[256] = "";
     struct ftl *f;
     struct ftl_wear_info w;
 
     small_cfg(&c);
     b = saved_bytes(&c, &n);
-    for (int i = 0; i < 8; i++) {
-        len |= (uint64_t)b[24 + i] << (8 * i);
-    }
-    memmove(b + n - 24 - after_map_len(&c), b + n - 24, 24);
-    n -= after_map_len(&c);
-    len -= after_map_len(&c);
-    for (int i = 0; i < 8; i++) {
-        b[24 + i] = (uint8_t)(len >> (8 * i));
-    }
-    b[8] = 2;
-    fix_crc(b, n);
+    cut_ftl_tail(b, &n, after_map_len(&c), 2);
     f = load_bytes(&c, b, n, err, sizeof(err));
     CHECK(f != NULL);
     if (!f) {
@@ -1001,7 +1012,7 @@ static void test_ns_counters(void)
     struct ftl_config c;
     struct ftl *f, *g;
     struct ftl_ns_counters a[2], b[2];
-    uint64_t first[2], rs = 5, len = 0;
+    uint64_t first[2], rs = 5;
     char err[256] = "";
     FILE *fp;
     uint8_t *m;
@@ -1060,17 +1071,7 @@ static void test_ns_counters(void)
     }
 
     /* version 6: the same file less the counters */
-    for (int i = 0; i < 8; i++) {
-        len |= (uint64_t)m[24 + i] << (8 * i);
-    }
-    memmove(m + n - 24 - NSS_LEN, m + n - 24, 24);
-    n -= NSS_LEN;
-    len -= NSS_LEN;
-    for (int i = 0; i < 8; i++) {
-        m[24 + i] = (uint8_t)(len >> (8 * i));
-    }
-    m[8] = 6;
-    fix_crc(m, n);
+    cut_ftl_tail(m, &n, NSS_LEN, 6);
     g = load_bytes(&c, m, n, err, sizeof(err));
     CHECK(g != NULL);
     if (!g) {
