@@ -2,12 +2,15 @@
 # a QEMU process's threads but its vCPUs, and medians and ratios.
 
 # "TID NS COMM" per QEMU thread but the vCPUs (ns on a CPU; blanks in the
-# thread's name become _)
+# thread's name become _); with a second argument "vcpu", the vCPUs only
 cpu_snap() {
     local pid=$1 t comm v
     for t in /proc/$pid/task/*; do
         comm=$(cat "$t/comm" 2>/dev/null) || continue
-        case $comm in "CPU "*/TCG|"CPU "*/KVM) continue ;; esac
+        case $comm in
+        "CPU "*/TCG|"CPU "*/KVM) [ "${2:-}" = vcpu ] || continue ;;
+        *) [ "${2:-}" = vcpu ] && continue ;;
+        esac
         if [ -r "$t/schedstat" ]; then
             read -r v _ < "$t/schedstat" || continue
         else
@@ -39,19 +42,25 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a
 
 # cpu_phases NAME TAG: the runner's output on stdin, copied to $OUT/TAG.log;
 # between the guest's "phase-start" and "phase-end PHASE IOS" lines, the
-# host CPU of the QEMU run with -name NAME is measured, and a line
-# "result PHASE_cpu_ns_per_io N" follows the phase's end
+# host CPU of the QEMU run with -name NAME is measured, and lines
+# "result PHASE_cpu_ns_per_io N" (all threads but the vCPUs) and
+# "result PHASE_vcpu_ns_per_io N" (the vCPUs) follow the phase's end
 cpu_phases() {
     local name=$1 tag=$2 pid= line
     while IFS= read -r line; do
         case $line in
         phase-start*)
             pid=$(pgrep -f -- "^[^ ]*qemu-system-x86_64 .*-name $name" | head -1)
-            cpu_snap "$pid" > "$OUT/$tag.snap0" ;;
+            cpu_snap "$pid" > "$OUT/$tag.snap0"
+            cpu_snap "$pid" vcpu > "$OUT/$tag.vsnap0" ;;
         phase-end*)
             set -- $line
             cpu_snap "$pid" > "$OUT/$tag.snap1"
+            cpu_snap "$pid" vcpu > "$OUT/$tag.vsnap1"
             echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))"
+            # the vCPU threads' (the guest's own work, and what a device
+            # does in them), reported apart
+            echo "result ${2}_vcpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.vsnap0" "$OUT/$tag.vsnap1") / ($3 > 0 ? $3 : 1) ))"
             echo "threads ${2}_cpu_ns_per_io $(cpu_by_thread "$OUT/$tag.snap0" "$OUT/$tag.snap1" "$3")" ;;
         esac
         echo "$line"

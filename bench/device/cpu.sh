@@ -83,15 +83,17 @@ done
 # the runner says which accelerator it used (auto: KVM where it works)
 accel=$(grep -ho 'accel=[a-z]*' "$OUT"/*.log | sort -u | tr '\n' ' ')
 echo "# done $(date -u +%FT%TZ) ${accel:-accel=unknown} load=$(cut -d' ' -f1-3 /proc/loadavg)"
-# vs_nvme: ratio of the medians; paired: median of the rounds' ratios
-printf '%-6s %-10s %12s %10s %10s %12s %10s %10s\n' load device cpu_ns/io vs_nvme paired iops vs_nvme lat_ns
+# vs_nvme: ratio of the medians; paired: median of the rounds' ratios;
+# vcpu_ns/io: the vCPU threads' CPU per I/O (not in cpu_ns/io)
+printf '%-6s %-10s %12s %10s %10s %12s %10s %10s %12s\n' load device cpu_ns/io vs_nvme paired iops vs_nvme lat_ns vcpu_ns/io
 for w in qd1 qd32 4j; do
     nc=$(get nvme ${w}_cpu_ns_per_io) ni=$(get nvme ${w}_iops)
     for d in $DEVICES; do
         c=$(get $d ${w}_cpu_ns_per_io) i=$(get $d ${w}_iops) l=$(get $d ${w}_lat_ns)
+        v=$(get $d ${w}_vcpu_ns_per_io)
         [ -n "$c" ] || continue
         pc=$(paired $d nvme ${w}_cpu_ns_per_io)
-        printf '%-6s %-10s %12s %10s %10s %12s %10s %10s\n' $w $d "$c" "$(ratio "$c" "$nc")" "${pc:-n/a}" "$i" "$(ratio "$i" "$ni")" "$l"
+        printf '%-6s %-10s %12s %10s %10s %12s %10s %10s %12s\n' $w $d "$c" "$(ratio "$c" "$nc")" "${pc:-n/a}" "$i" "$(ratio "$i" "$ni")" "$l" "${v:-n/a}"
     done
 done
 # with BASE_QEMU: each femu row against its base row, round by round
@@ -99,6 +101,7 @@ for d in $DEVICES; do
     case $d in *0) ;; *) continue ;; esac
     for w in qd1 qd32 4j; do
         pc=$(paired "${d%0}" "$d" ${w}_cpu_ns_per_io) pi=$(paired "${d%0}" "$d" ${w}_iops)
-        [ -n "$pc" ] && echo "a/b ${d%0} against $d $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x (medians of the rounds' ratios)"
+        pv=$(paired "${d%0}" "$d" ${w}_vcpu_ns_per_io)
+        [ -n "$pc" ] && echo "a/b ${d%0} against $d $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x, vcpu_ns/io ${pv:-n/a}x (medians of the rounds' ratios)"
     done
 done
