@@ -4,7 +4,8 @@
 # a null-co node, same QEMU binary, one boot each per round, the order
 # rotating from round to round; medians over the rounds and ratios
 # against nvme, both of the medians and, paired, the median of each
-# round's ratio (the host's speed drifts in phases minutes long).  CPU is that of every QEMU thread but the vCPU threads
+# round's ratio (the host's speed drifts in phases minutes long).  CPU
+# is that of every QEMU thread but the vCPU threads (reported apart)
 # ("CPU n/TCG" or "CPU n/KVM" with -name ...,debug-threads=on), from
 # /proc/PID/task/*/schedstat (ns on a CPU) between the guest's phase
 # markers (cpu-guest.sh), divided by the I/Os fio completed.  Workloads:

@@ -578,9 +578,10 @@ struct FemuCtrl {
      * event indexes did not spare the guest.  On a cache line of their
      * own: the vCPU threads write them for every doorbell, and the
      * pollers read irq_pending above on every pass. */
-    uint64_t mmio_sq_doorbells QEMU_ALIGNED(64);
-    uint64_t mmio_cq_doorbells;
-    uint8_t mmio_doorbells_pad[48];
+    struct {
+        uint64_t sq;
+        uint64_t cq;
+    } QEMU_ALIGNED(64) mmio_doorbells;
 
     FemuFeatures feat;
     uint16_t temperature;   /* kelvin */

@@ -867,7 +867,7 @@ void femu_pollers_stop(FemuCtrl *n)
     }
     femu_pollers_quiesce(n);
     femu_pollers_join(n, n->params.npollers);
-    trace_femu_doorbell_stats(n->mmio_sq_doorbells, n->mmio_cq_doorbells);
+    trace_femu_doorbell_stats(n->mmio_doorbells.sq, n->mmio_doorbells.cq);
 }
 
 void femu_poller_attach(FemuCtrl *n, FemuSQ *sq)

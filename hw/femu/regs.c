@@ -296,9 +296,9 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
     }
     if (qid) {
         if (is_cq) {
-            n->mmio_cq_doorbells++;
+            n->mmio_doorbells.cq++;
         } else {
-            n->mmio_sq_doorbells++;
+            n->mmio_doorbells.sq++;
         }
     }
     if (is_cq) {

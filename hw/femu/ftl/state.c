@@ -12,8 +12,9 @@
  * order them (free queue, greedy buckets, close order, candidate array:
  * the policies' choices depend on that order), the streams' open lines
  * and write pointers, the logical clock, the RNG, the counters (the
- * per-namespace ones too), the FDP event queue and the NAND clocks.  Derived values (thresholds, divisors)
- * are recomputed from the configuration.
+ * per-namespace ones too), the FDP event queue and the NAND clocks.
+ * Derived values (thresholds, divisors) are recomputed from the
+ * configuration.
  *
  * Loading never trusts the file: every index is range-checked and every
  * list is walked with a bound before the FTL is handed out, then the

@@ -3,8 +3,8 @@
 # QEMU restarts by state=PATH.  Each phase prints, per namespace, "ns I
 # start|end NUSE W WC H G" (NUSE, SMART data units written and write
 # commands, C0h's host pages written and GC pages moved of the namespace)
-# and "c0 start|end H G" (C0h's device totals) at its start and its end, and "sum I start|end SHA" of the
-# namespace's first 6 MiB; the host compares one phase's end with the
+# and "c0 start|end H G" (C0h's device totals) at its start and its
+# end, and "sum I start|end SHA" of the namespace's first 6 MiB; the host compares one phase's end with the
 # next one's start.  PHASE=1 writes distinct random data to each;
 # PHASE=2 changes namespace 2 alone (1 MiB rewritten, 512 KiB
 # deallocated); PHASE=3 only reads.
