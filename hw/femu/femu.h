@@ -51,6 +51,7 @@
 #include "hw/femu/ftl-iotrace.h"
 #include "hw/femu/zns.h"
 #include "hw/femu/femu-abi.h"
+#include "hw/femu/poller-batch.h"
 
 #define TYPE_FEMU "femu"
 OBJECT_DECLARE_SIMPLE_TYPE(FemuCtrl, FEMU)
@@ -268,6 +269,10 @@ struct FemuPoller {
     int rr;                 /* SQ the next fetch round starts with */
     int64_t wake_margin_ns; /* wake up this early for a due completion */
     int64_t spin_ns;        /* idle spin window now (adaptive, poller.c) */
+    /* poller_batch: the policy of its sleeps (poller-batch.h); false
+     * once the kernel refused SCHED_BATCH */
+    FemuBatchPolicy batch;
+    bool batch_allowed;
     /* a command run in steps (status FEMU_REQ_MORE): its next step comes
      * before any other command of this poller */
     struct FemuReq *more;
@@ -442,6 +447,7 @@ typedef struct FemuParams {
     /* power loss (powercut.c): cut after this many write commands */
     uint64_t power_cut_after;
     uint32_t poller_spin_us; /* longest idle spin window (poller.c) */
+    bool poller_batch;      /* idle pollers sleep as SCHED_BATCH (poller.c) */
     /* FEMU upstream's reset values of Interrupt Vector Configuration's
      * CD bit (every vector) and of Interrupt Coalescing (THR, TIME) */
     uint8_t intc;

@@ -575,6 +575,37 @@ static bool femu_poller_wait(FemuPoller *p, int64_t timeout_ns)
     return qatomic_xchg(&p->kick, 0);
 }
 
+/*
+ * poller_batch: sleep as SCHED_BATCH or SCHED_OTHER, as
+ * femu_batch_want decides (include/hw/femu/poller-batch.h says when and
+ * why).  A SCHED_FIFO poller (poller_rt) is left alone.
+ */
+static void femu_poller_sched_for(FemuPoller *p, bool timed)
+{
+    struct sched_param sp = { .sched_priority = 0 };
+    bool batch;
+    int err;
+
+    if (!p->batch_allowed) {
+        return;
+    }
+    batch = femu_batch_want(&p->batch, p->stats.commands, timed);
+    if (batch == p->batch.batch) {
+        return;
+    }
+    err = pthread_setschedparam(pthread_self(),
+                                batch ? SCHED_BATCH : SCHED_OTHER, &sp);
+    if (err) {
+        /* e.g. -sandbox resourcecontrol=deny: stay as it is */
+        trace_femu_poller_batch_refused(p->index, err);
+        p->batch_allowed = false;
+        return;
+    }
+    p->batch.batch = batch;
+    trace_femu_poller_batch(p->index, batch,
+                            p->batch.cmds_per_sleep / FEMU_BATCH_UNIT);
+}
+
 /* Make the poller's next or current wait return. */
 static void femu_poller_wake(FemuPoller *p)
 {
@@ -699,6 +730,7 @@ static void *femu_poller_thread(void *opaque)
                 timeout = timeout < 0 ? coal : MIN(timeout, coal);
             }
 
+            femu_poller_sched_for(p, timeout >= 0);
             trace_femu_poller_sleep(p->index, timeout);
             p->stats.sleeps++;
             if (femu_poller_wait(p, timeout)) {
@@ -849,6 +881,7 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
         p->irq_due_ns = INT64_MAX;
         p->coal_due_ns = INT64_MAX;
         p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
+        p->batch_allowed = n->params.poller_batch && !n->params.poller_rt;
         qemu_mutex_init(&p->lock);
         snprintf(name, sizeof(name), "femu-poller-%u", i);
         qemu_thread_create(&p->thread, name, femu_poller_thread, p,

@@ -96,6 +96,12 @@ static FemuProp femu_dev_rows[] = {
     ROW(U32, "poller_spin_us", DEV(params.poller_spin_us), 10, 0, 1000,
         "longest time an idle poller spins for new commands before it "
         "sleeps until a doorbell (0..1000 us; the window adapts below it)"),
+    FREE_ROW(BOOL, "poller_batch", DEV(params.poller_batch), true,
+             "a poller that finds 2 or more commands per sleep sleeps as "
+             "SCHED_BATCH while no completion is due: a doorbell wakes it "
+             "without preempting a busy vCPU, so on a host with fewer free "
+             "cores than threads commands gather (off: always SCHED_OTHER; "
+             "docs/device.md)"),
     /* Zoned Namespace SSD (femu_mode=3) */
     FREE_ROW(U32, "zone_luns", DEV(params.zns_zone_luns), 4,
              "femu_mode=3: LUNs one zone stripes over; must divide nchs x "

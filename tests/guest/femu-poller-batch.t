@@ -1,0 +1,48 @@
+#!/bin/bash
+# poller_batch: an idle poller sleeps as SCHED_BATCH where commands
+# gather (4 jobs at depth with NAND times 0 in a 4-vCPU guest, which on
+# this project's 2-core TCG machine finds several commands per sleep),
+# never while a completion is due (every timed sleep of the trace comes
+# after it went back to SCHED_OTHER: with NAND times on, the timed
+# wake-up must preempt), never at QD1 (one command per sleep) and never
+# with poller_batch=off (tests/guest/femu/poller-batch.sh).
+. "$(dirname "$0")/femu-lib.sh"
+need_runner
+T=$(mktemp -d /tmp/femu-pb.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FAILED=0
+fail() { echo "FAIL - $*"; FAILED=1; }
+N0=pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0,devsz_mb=64
+
+femu_guest poller-batch.sh --smp 4 --timeout 600 --env MODE=depth \
+    -device femu,serial=pb0,$N0 \
+    -trace femu_poller_batch -trace femu_poller_sleep >"$T/out" 2>"$T/err"
+rc=$?
+cat "$T/out"
+[ $rc = 0 ] || fail "depth: guest run exit $rc: $(tail -3 "$T/err")"
+grep -q '^FAIL' "$T/out" && fail "a guest step failed (depth)"
+# walk the trace in order: the policy each sleep was taken in
+read -r on timed bad_sleeps < <(awk '
+    /femu_poller_batch .*SCHED_BATCH 1/ { b = 1; on++ }
+    /femu_poller_batch .*SCHED_BATCH 0/ { b = 0 }
+    /femu_poller_sleep .*timeout [0-9]+ ns/ { timed++; if (b) bad++ }
+    END { print on + 0, timed + 0, bad + 0 }' "$T/err")
+echo "depth: SCHED_BATCH taken $on times, $timed timed sleeps, $bad_sleeps of them in SCHED_BATCH"
+[ "$on" -gt 0 ] || fail "4 jobs at depth with NAND times 0 never made the poller SCHED_BATCH"
+[ "$timed" -gt 0 ] || fail "no timed sleep with NAND times on: the check did not run"
+[ "$bad_sleeps" = 0 ] || fail "$bad_sleeps timed sleeps in SCHED_BATCH"
+grep -q 'SCHED_BATCH refused' "$T/err" && fail "the kernel refused SCHED_BATCH: $(grep -m1 'SCHED_BATCH refused' "$T/err")"
+
+femu_guest poller-batch.sh --smp 4 --timeout 600 --env MODE=qd1 \
+    -device femu,serial=pb1,$N0 -device femu,serial=pb2,$N0,poller_batch=off \
+    -trace femu_poller_batch >"$T/out2" 2>"$T/err2"
+rc=$?
+cat "$T/out2"
+[ $rc = 0 ] || fail "qd1: guest run exit $rc: $(tail -3 "$T/err2")"
+grep -q '^FAIL' "$T/out2" && fail "a guest step failed (qd1)"
+n=$(grep -c 'femu_poller_batch .*SCHED_BATCH 1' "$T/err2")
+echo "QD1 and poller_batch=off: SCHED_BATCH taken $n times"
+[ "$n" = 0 ] || fail "SCHED_BATCH at QD1 or with poller_batch=off: $(grep -m1 'SCHED_BATCH 1' "$T/err2")"
+
+[ $FAILED = 0 ] && echo "PASS femu-poller-batch"
+exit $FAILED
