@@ -24,6 +24,11 @@
 #        BASE_EXTRA     FEMU_EXTRA for the bb0 / nossd0 rows (default:
 #                       FEMU_EXTRA): with BASE_QEMU the same binary, an
 #                       A/B of properties, e.g. ",intc_thresh=7,intc_time=1"
+#        FEMU_PEER_QEMU FEMU upstream's qemu-system-x86_64 (built outside
+#                       this repository, bench/peer/README.md): adds a row
+#                       "upstream", its NoSSD (femu_mode=2, its defaults
+#                       otherwise: 8 queues, one poller, hiops_inline),
+#                       and "vs upstream" lines for the NoSSD row
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNNER=$ROOT/scripts/femu-run
@@ -34,6 +39,7 @@ DEVICES=${DEVICES:-bb nossd nvme}
 if [ -n "${BASE_QEMU:-}" ]; then
     for d in $DEVICES; do [ "$d" = nvme ] || DEVICES="$DEVICES ${d}0"; done
 fi
+[ -z "${FEMU_PEER_QEMU:-}" ] || DEVICES="$DEVICES upstream"
 OUT=$(mktemp -d /tmp/femu-cpu.XXXXXX)
 NAND0=pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0
 
@@ -42,6 +48,7 @@ dev_args() {
     *0)    echo "--qemu $BASE_QEMU $(FEMU_EXTRA=${BASE_EXTRA-${FEMU_EXTRA:-}} dev_args "${1%0}")" ;;
     bb)    echo "-device femu,serial=bench,femu_mode=1,$NAND0${FEMU_EXTRA:-}" ;;
     nossd) echo "-device femu,serial=bench,femu_mode=2${FEMU_EXTRA:-}" ;;
+    upstream) echo "--qemu $FEMU_PEER_QEMU -device femu,serial=bench,femu_mode=2" ;;
     nvme)  echo "-blockdev null-co,node-name=nul0,size=1073741824,read-zeroes=on -device nvme,serial=bench,drive=nul0" ;;
     esac
 }
@@ -72,7 +79,7 @@ paired() {    # DEV REF METRIC
     done | grep -v n/a | median
 }
 
-echo "# $(date -u +%FT%TZ) $(uname -n) smp=$SMP rounds=$ROUNDS secs=$SECS load=$(cut -d' ' -f1-3 /proc/loadavg) extra='${FEMU_EXTRA:-}'${BASE_QEMU:+ base=$BASE_QEMU base_extra='${BASE_EXTRA-${FEMU_EXTRA:-}}'}; logs in $OUT"
+echo "# $(date -u +%FT%TZ) $(uname -n) smp=$SMP rounds=$ROUNDS secs=$SECS load=$(cut -d' ' -f1-3 /proc/loadavg) extra='${FEMU_EXTRA:-}'${BASE_QEMU:+ base=$BASE_QEMU base_extra='${BASE_EXTRA-${FEMU_EXTRA:-}}'}${FEMU_PEER_QEMU:+ upstream=$FEMU_PEER_QEMU}; logs in $OUT"
 set -- $DEVICES
 for r in $(seq "$ROUNDS"); do
     # rotate the order: each device goes first once in three rounds
@@ -106,3 +113,10 @@ for d in $DEVICES; do
         [ -n "$pc" ] && echo "a/b ${d%0} against $d $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x, vcpu_ns/io ${pv:-n/a}x (medians of the rounds' ratios)"
     done
 done
+# with FEMU_PEER_QEMU: this project's NoSSD against FEMU upstream's
+case " $DEVICES " in *" upstream "*" nossd "*|*" nossd "*" upstream "*)
+    for w in qd1 qd32 4j; do
+        pc=$(paired nossd upstream ${w}_cpu_ns_per_io) pi=$(paired nossd upstream ${w}_iops)
+        [ -n "$pc" ] && echo "vs upstream: nossd against upstream $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x (medians of the rounds' ratios)"
+    done ;;
+esac

@@ -627,6 +627,13 @@ static void *femu_poller_thread(void *opaque)
     rcu_register_thread();
     /* nanosecond timers: the default 50 us slack would blur timing */
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    /*
+     * A scheduling policy QEMU was started with (chrt -b, -i) is the
+     * user's: poller_batch only moves a SCHED_OTHER poller.
+     */
+    if (p->batch_allowed && sched_getscheduler(0) != SCHED_OTHER) {
+        p->batch_allowed = false;
+    }
     trace_femu_poller_start(p->index);
 
     while (!qatomic_read(&p->stop)) {
