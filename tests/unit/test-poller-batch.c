@@ -68,36 +68,37 @@ static void test_alternating_timed(void)
     CHECK(!ever);
 }
 
+/*
+ * 200 sleeps of 1, 2, 2, 2, ... commands (1.75 per sleep, between
+ * FEMU_BATCH_KEEP_CMDS and FEMU_BATCH_MIN_CMDS): how often the answer
+ * changed
+ */
+static int changes_between(FemuBatchPolicy *b, uint64_t *cmds)
+{
+    bool was = b->batch;
+    int changes = 0;
+
+    for (int i = 0; i < 200; i++) {
+        bool now = sleeps(b, cmds, 1, i % 4 == 0 ? 1 : 2, false);
+
+        changes += now != was;
+        was = now;
+    }
+    return changes;
+}
+
 static void test_hysteresis(void)
 {
     FemuBatchPolicy b = { 0 };
     uint64_t cmds = 0;
-    int changes = 0;
-    bool was;
 
     CHECK(sleeps(&b, &cmds, 64, 4, false));
-    /* between KEEP and MIN: stays as it is, either way */
-    was = b.batch;
-    for (int i = 0; i < 200; i++) {
-        /* 1, 2, 2, 2, ... averages 1.75 per sleep */
-        bool now = sleeps(&b, &cmds, 1, i % 4 == 0 ? 1 : 2,
-                          false);
-        changes += now != was;
-        was = now;
-    }
-    CHECK_EQ(changes, 0);
+    /* between KEEP and MIN: it stays as it is, either way */
+    CHECK_EQ(changes_between(&b, &cmds), 0);
     CHECK(b.batch);
     /* down to one per sleep: back to SCHED_OTHER within a few sleeps */
     CHECK(!sleeps(&b, &cmds, 12, 1, false));
-    was = b.batch;
-    changes = 0;
-    for (int i = 0; i < 200; i++) {
-        bool now = sleeps(&b, &cmds, 1, i % 4 == 0 ? 1 : 2,
-                          false);
-        changes += now != was;
-        was = now;
-    }
-    CHECK_EQ(changes, 0);
+    CHECK_EQ(changes_between(&b, &cmds), 0);
     CHECK(!b.batch);
 }
 
