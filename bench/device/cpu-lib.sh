@@ -1,5 +1,7 @@
 # Helpers of bench/device/cpu.sh and scale.sh (sourced): host CPU time of
-# a QEMU process's threads but its vCPUs, and medians and ratios.
+# a QEMU process's threads but its vCPUs, and medians and ratios.  Sums
+# of nanoseconds pass 2^31 within seconds: awk prints them with %.0f
+# (mawk's %d stops at 2147483647).
 
 # "TID NS COMM" per QEMU thread but the vCPUs (ns on a CPU; blanks in the
 # thread's name become _); with a second argument "vcpu", the vCPUs only
@@ -14,7 +16,7 @@ cpu_snap() {
         if [ -r "$t/schedstat" ]; then
             read -r v _ < "$t/schedstat" || continue
         else
-            v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%d", ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
+            v=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.0f", ($12 + $13) * 1e9 / hz}' "$t/stat") || continue
         fi
         echo "${t##*/} $v ${comm// /_}"
     done
@@ -26,15 +28,15 @@ cpu_snap() {
 cpu_deltas() {
     awk 'NR == FNR { a[$1] = $2; next }
         { d = $2 - ($1 in a ? a[$1] : 0); if (d > 0) s[$3] += d }
-        END { for (c in s) printf "%d %s\n", s[c], c }' "$1" "$2"
+        END { for (c in s) printf "%.0f %s\n", s[c], c }' "$1" "$2"
 }
 # their sum
-cpu_delta() { cpu_deltas "$1" "$2" | awk '{ s += $1 } END { printf "%d\n", s }'; }
+cpu_delta() { cpu_deltas "$1" "$2" | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 # per thread name divided by IOS: "NAME=NS ..." in decreasing order,
 # where a phase's CPU went
 cpu_by_thread() {    # SNAP0 SNAP1 IOS
     cpu_deltas "$1" "$2" | sort -rn |
-        awk -v ios="$3" '{ printf "%s%s=%d", (NR > 1 ? " " : ""), $2, $1 / (ios > 0 ? ios : 1) } END { print "" }'
+        awk -v ios="$3" '{ printf "%s%s=%.0f", (NR > 1 ? " " : ""), $2, int($1 / (ios > 0 ? ios : 1)) } END { print "" }'
 }
 
 median() { sort -n | awk '{a[NR]=$1} END{if (!NR) print ""; else if (NR % 2) print a[(NR+1)/2]; else printf "%.15g\n", (a[NR/2] + a[NR/2+1]) / 2}'; }

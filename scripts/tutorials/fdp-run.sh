@@ -188,7 +188,8 @@ size() {
     case $v in
     ns) echo "$NS_BYTES"; return ;;
     *x) [[ ${v%x} =~ ^[0-9]*\.?[0-9]+$ ]] || die "size '$1': want N times the namespace, e.g. 2x"
-        awk -v f="${v%x}" -v n="$NS_BYTES" 'BEGIN { printf "%d\n", f * n }'; return ;;
+        # %.0f of int(): awk's %d stops at 2^31 (mawk) or wraps (busybox)
+        awk -v f="${v%x}" -v n="$NS_BYTES" 'BEGIN { printf "%.0f\n", int(f * n) }'; return ;;
     esac
     v=${v%ib}; v=${v%b}
     [[ $v =~ ^[0-9]+[kmgt]?$ ]] || die "size '$1': want bytes, a k/m/g/t suffix, Nx or ns"
