@@ -96,10 +96,29 @@ static void test_hysteresis(void)
     /* between KEEP and MIN: it stays as it is, either way */
     CHECK_EQ(changes_between(&b, &cmds), 0);
     CHECK(b.batch);
-    /* down to one per sleep: back to SCHED_OTHER within a few sleeps */
-    CHECK(!sleeps(&b, &cmds, 12, 1, false));
+    /* down to one per sleep: back to SCHED_OTHER within the average's
+     * span */
+    CHECK(!sleeps(&b, &cmds, FEMU_BATCH_AVG_SLEEPS, 1, false));
     CHECK_EQ(changes_between(&b, &cmds), 0);
     CHECK(!b.batch);
+}
+
+static void test_no_flapping(void)
+{
+    FemuBatchPolicy b = { 0 };
+    uint64_t cmds = 0;
+    bool was = false;
+    int changes = 0;
+
+    /* one command per sleep with a burst of 9 every 40 (1.2 on
+     * average, like one job at QD16): a system call per change */
+    for (int i = 0; i < 2000; i++) {
+        bool now = sleeps(&b, &cmds, 1, i % 40 == 39 ? 9 : 1, false);
+
+        changes += now != was;
+        was = now;
+    }
+    CHECK_EQ(changes, 0);
 }
 
 static void test_burst_capped(void)
@@ -107,12 +126,13 @@ static void test_burst_capped(void)
     FemuBatchPolicy b = { 0 };
     uint64_t cmds = 0;
 
-    /* one huge burst does not hold it SCHED_BATCH over a QD1 tail */
-    sleeps(&b, &cmds, 20, 4, false);
+    /* one huge burst does not hold it SCHED_BATCH over a QD1 tail
+     * (uncapped, this one would for about 350 sleeps) */
+    sleeps(&b, &cmds, 2 * FEMU_BATCH_AVG_SLEEPS, 4, false);
     CHECK(b.batch);
     cmds += 1000000;
     sleeps(&b, &cmds, 1, 0, false);
-    CHECK(!sleeps(&b, &cmds, 24, 1, false));
+    CHECK(!sleeps(&b, &cmds, 4 * FEMU_BATCH_AVG_SLEEPS, 1, false));
 }
 
 int main(void)
@@ -121,6 +141,7 @@ int main(void)
     RUN(test_depth_after_run);
     RUN(test_alternating_timed);
     RUN(test_hysteresis);
+    RUN(test_no_flapping);
     RUN(test_burst_capped);
     return test_done("test-poller-batch");
 }

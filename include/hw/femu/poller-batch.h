@@ -37,9 +37,16 @@
 #include <stdint.h>
 
 #define FEMU_BATCH_AFTER_SLEEPS 16
-/* commands per sleep, in 1/256 units (coarser ones round the average
- * up by up to 8/units: 1 command per sleep would read as 1.44 in 1/16) */
-#define FEMU_BATCH_UNIT         256
+/*
+ * The average is over about FEMU_BATCH_AVG_SLEEPS sleeps: a guest that
+ * mostly has one command per sleep and now and then a few (one job at
+ * QD16: 1.2 on average) made a shorter one cross the thresholds back and
+ * forth, a system call each time (590 in 5 s over 8 sleeps).  In
+ * 1/FEMU_BATCH_UNIT units: coarser ones round the average up by up to
+ * FEMU_BATCH_AVG_SLEEPS / FEMU_BATCH_UNIT.
+ */
+#define FEMU_BATCH_AVG_SLEEPS   32
+#define FEMU_BATCH_UNIT         1024
 #define FEMU_BATCH_MIN_CMDS     (2 * FEMU_BATCH_UNIT)
 #define FEMU_BATCH_KEEP_CMDS    (3 * FEMU_BATCH_UNIT / 2)
 /* a burst counts as at most this many commands in the average */
@@ -67,9 +74,9 @@ static inline bool femu_batch_want(FemuBatchPolicy *b, uint64_t commands,
     if (cmds > FEMU_BATCH_BURST_CAP) {
         cmds = FEMU_BATCH_BURST_CAP;
     }
-    /* average over about 8 sleeps */
-    b->cmds_per_sleep += (uint32_t)(cmds * FEMU_BATCH_UNIT / 8) -
-                        b->cmds_per_sleep / 8;
+    b->cmds_per_sleep += (uint32_t)(cmds * FEMU_BATCH_UNIT /
+                                    FEMU_BATCH_AVG_SLEEPS) -
+                         b->cmds_per_sleep / FEMU_BATCH_AVG_SLEEPS;
     if (timed) {
         b->untimed_sleeps = 0;
         return false;
