@@ -40,8 +40,8 @@
 /*
  * The average is over about FEMU_BATCH_AVG_SLEEPS sleeps: a guest that
  * mostly has one command per sleep and now and then a few (one job at
- * QD16: 1.2 on average) made a shorter one cross the thresholds back and
- * forth, a system call each time (590 in 5 s over 8 sleeps).  In
+ * QD16: 1.2 on average) made an average over 8 sleeps cross the
+ * thresholds back and forth, a system call each time (590 in 5 s).  In
  * 1/FEMU_BATCH_UNIT units: coarser ones round the average up by up to
  * FEMU_BATCH_AVG_SLEEPS / FEMU_BATCH_UNIT.
  */
@@ -61,8 +61,8 @@ typedef struct FemuBatchPolicy {
 
 /*
  * The poller is about to sleep, with a due time (timed) or until a
- * doorbell, having fetched commands in all so far: should it sleep as
- * SCHED_BATCH?  Updates the averages; b->batch is the caller's to set
+ * doorbell, having fetched `commands` commands since it started: should
+ * it sleep as SCHED_BATCH?  Updates the averages; b->batch is the caller's to set
  * once the kernel took the policy.
  */
 static inline bool femu_batch_want(FemuBatchPolicy *b, uint64_t commands,
