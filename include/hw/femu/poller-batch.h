@@ -62,8 +62,8 @@ typedef struct FemuBatchPolicy {
 /*
  * The poller is about to sleep, with a due time (timed) or until a
  * doorbell, having fetched `commands` commands since it started: should
- * it sleep as SCHED_BATCH?  Updates the averages; b->batch is the caller's to set
- * once the kernel took the policy.
+ * it sleep as SCHED_BATCH?  Updates the averages; b->batch is the
+ * caller's to set once the kernel took the policy.
  */
 static inline bool femu_batch_want(FemuBatchPolicy *b, uint64_t commands,
                                    bool timed)
