@@ -114,9 +114,8 @@ for d in $DEVICES; do
     done
 done
 # with FEMU_PEER_QEMU: this project's NoSSD against FEMU upstream's
-case " $DEVICES " in *" upstream "*" nossd "*|*" nossd "*" upstream "*)
-    for w in qd1 qd32 4j; do
-        pc=$(paired nossd upstream ${w}_cpu_ns_per_io) pi=$(paired nossd upstream ${w}_iops)
-        [ -n "$pc" ] && echo "vs upstream: nossd against upstream $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x (medians of the rounds' ratios)"
-    done ;;
-esac
+# (nothing without a nossd row: paired has no ratio then)
+for w in ${FEMU_PEER_QEMU:+qd1 qd32 4j}; do
+    pc=$(paired nossd upstream ${w}_cpu_ns_per_io) pi=$(paired nossd upstream ${w}_iops)
+    [ -n "$pc" ] && echo "vs upstream: nossd against upstream $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x (medians of the rounds' ratios)"
+done

@@ -628,12 +628,12 @@ static void *femu_poller_thread(void *opaque)
     /* nanosecond timers: the default 50 us slack would blur timing */
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     /*
-     * A scheduling policy QEMU was started with (chrt -b, -i) is the
-     * user's: poller_batch only moves a SCHED_OTHER poller.
+     * poller_batch only moves a SCHED_OTHER poller: a SCHED_FIFO one
+     * (poller_rt, set once this thread runs) and a policy QEMU was
+     * started with (chrt -b, -i) are the user's.
      */
-    if (p->batch_allowed && sched_getscheduler(0) != SCHED_OTHER) {
-        p->batch_allowed = false;
-    }
+    p->batch_allowed = p->n->params.poller_batch && !p->n->params.poller_rt &&
+                       sched_getscheduler(0) == SCHED_OTHER;
     trace_femu_poller_start(p->index);
 
     while (!qatomic_read(&p->stop)) {
@@ -888,7 +888,6 @@ void femu_pollers_start(FemuCtrl *n, Error **errp)
         p->irq_due_ns = INT64_MAX;
         p->coal_due_ns = INT64_MAX;
         p->wake_margin_ns = FEMU_WAKE_MARGIN_MIN_NS;
-        p->batch_allowed = n->params.poller_batch && !n->params.poller_rt;
         qemu_mutex_init(&p->lock);
         snprintf(name, sizeof(name), "femu-poller-%u", i);
         qemu_thread_create(&p->thread, name, femu_poller_thread, p,

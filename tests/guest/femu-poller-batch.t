@@ -14,38 +14,39 @@ trap 'rm -rf "$T"' EXIT
 FAILED=0
 fail() { echo "FAIL - $*"; FAILED=1; }
 N0=pg_rd_lat=0,pg_wr_lat=0,blk_er_lat=0,ch_xfer_lat=0,devsz_mb=64
+# boot MODE QEMU-ARGS...: poller-batch.sh with MODE in a 4-vCPU guest;
+# the guest's output in $T/MODE.out (shown), QEMU's trace in $T/MODE.err
+boot() {
+    local mode=$1 rc; shift
+    femu_guest poller-batch.sh --smp 4 --timeout 600 --env MODE="$mode" "$@" \
+        >"$T/$mode.out" 2>"$T/$mode.err"
+    rc=$?
+    cat "$T/$mode.out"
+    [ $rc = 0 ] || fail "$mode: guest run exit $rc: $(tail -3 "$T/$mode.err")"
+    grep -q '^FAIL' "$T/$mode.out" && fail "a guest step failed ($mode)"
+}
 
-femu_guest poller-batch.sh --smp 4 --timeout 600 --env MODE=depth \
-    -device femu,serial=pb0,$N0 \
-    -trace femu_poller_batch -trace femu_poller_sleep >"$T/out" 2>"$T/err"
-rc=$?
-cat "$T/out"
-[ $rc = 0 ] || fail "depth: guest run exit $rc: $(tail -3 "$T/err")"
-grep -q '^FAIL' "$T/out" && fail "a guest step failed (depth)"
+boot depth -device femu,serial=pb0,$N0 \
+    -trace femu_poller_batch -trace femu_poller_sleep
 # walk the trace in order: the policy each sleep was taken in
 read -r on timed bad_sleeps < <(awk '
     /femu_poller_batch .*SCHED_BATCH 1/ { b = 1; on++ }
     /femu_poller_batch .*SCHED_BATCH 0/ { b = 0 }
     /femu_poller_sleep .*timeout [0-9]+ ns/ { timed++; if (b) bad++ }
-    END { print on + 0, timed + 0, bad + 0 }' "$T/err")
+    END { print on + 0, timed + 0, bad + 0 }' "$T/depth.err")
 echo "depth: SCHED_BATCH taken $on times, $timed timed sleeps, $bad_sleeps of them in SCHED_BATCH"
 [ "$on" -gt 0 ] || fail "4 jobs at depth with NAND times 0 never made the poller SCHED_BATCH"
 [ "$timed" -gt 0 ] || fail "no timed sleep with NAND times on: the check did not run"
 [ "$bad_sleeps" = 0 ] || fail "$bad_sleeps timed sleeps in SCHED_BATCH"
-grep -q 'SCHED_BATCH refused' "$T/err" && fail "the kernel refused SCHED_BATCH: $(grep -m1 'SCHED_BATCH refused' "$T/err")"
+grep -q 'SCHED_BATCH refused' "$T/depth.err" && fail "the kernel refused SCHED_BATCH: $(grep -m1 'SCHED_BATCH refused' "$T/depth.err")"
 
-femu_guest poller-batch.sh --smp 4 --timeout 600 --env MODE=qd1 \
-    -device femu,serial=pb1,$N0 -device femu,serial=pb2,$N0,poller_batch=off \
-    -trace femu_poller_batch >"$T/out2" 2>"$T/err2"
-rc=$?
-cat "$T/out2"
-[ $rc = 0 ] || fail "qd1: guest run exit $rc: $(tail -3 "$T/err2")"
-grep -q '^FAIL' "$T/out2" && fail "a guest step failed (qd1)"
+boot qd1 -device femu,serial=pb1,$N0 -device femu,serial=pb2,$N0,poller_batch=off \
+    -trace femu_poller_batch
 # pb2 (off) prints nothing; pb1 may turn SCHED_BATCH on the boot's
 # concurrent reads (partition scan), but its QD1 run, the last I/O it
 # gets, must leave it SCHED_OTHER
-last=$(grep 'femu_poller_batch ' "$T/err2" | tail -1)
-echo "QD1 and poller_batch=off: $(grep -c 'femu_poller_batch ' "$T/err2") policy changes, the last: ${last:-none}"
+last=$(grep 'femu_poller_batch ' "$T/qd1.err" | tail -1)
+echo "QD1 and poller_batch=off: $(grep -c 'femu_poller_batch ' "$T/qd1.err") policy changes, the last: ${last:-none}"
 case $last in
 ''|*'SCHED_BATCH 0 '*) ;;
 *) fail "SCHED_BATCH after QD1 reads or with poller_batch=off: $last" ;;
@@ -53,16 +54,11 @@ esac
 
 # a policy QEMU was started with is the user's: the poller keeps it
 chrt -b -p 0 $$ || fail "chrt -b on the test shell"
-femu_guest poller-batch.sh --smp 4 --timeout 600 --env MODE=chrt \
-    -device femu,serial=pb3,$N0 -trace femu_poller_batch >"$T/out3" 2>"$T/err3"
-rc=$?
+boot chrt -device femu,serial=pb3,$N0 -trace femu_poller_batch
 chrt -o -p 0 $$
-cat "$T/out3"
-[ $rc = 0 ] || fail "chrt: guest run exit $rc: $(tail -3 "$T/err3")"
-grep -q '^FAIL' "$T/out3" && fail "a guest step failed (chrt)"
-n=$(grep -c 'femu_poller_batch ' "$T/err3")
+n=$(grep -c 'femu_poller_batch ' "$T/chrt.err")
 echo "QEMU started SCHED_BATCH: $n policy changes"
-[ "$n" = 0 ] || fail "the poller changed the policy QEMU was started with: $(grep -m1 'femu_poller_batch ' "$T/err3")"
+[ "$n" = 0 ] || fail "the poller changed the policy QEMU was started with: $(grep -m1 'femu_poller_batch ' "$T/chrt.err")"
 
 [ $FAILED = 0 ] && echo "PASS femu-poller-batch"
 exit $FAILED

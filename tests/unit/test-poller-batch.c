@@ -69,22 +69,32 @@ static void test_alternating_timed(void)
 }
 
 /*
- * 200 sleeps of 1, 2, 2, 2, ... commands (1.75 per sleep, between
- * FEMU_BATCH_KEEP_CMDS and FEMU_BATCH_MIN_CMDS): how often the answer
- * changed
+ * n sleeps of base commands each but every period-th, which has burst
+ * commands: how often the answer changed (a system call each time)
+ */
+static int changes(FemuBatchPolicy *b, uint64_t *cmds, int n, uint64_t base,
+                   int period, uint64_t burst)
+{
+    bool was = b->batch;
+    int count = 0;
+
+    for (int i = 0; i < n; i++) {
+        bool now = sleeps(b, cmds, 1, i % period == period - 1 ? burst : base,
+                          false);
+
+        count += now != was;
+        was = now;
+    }
+    return count;
+}
+
+/*
+ * 200 sleeps of 2, 2, 2, 1, ... commands: 1.75 per sleep, between
+ * FEMU_BATCH_KEEP_CMDS and FEMU_BATCH_MIN_CMDS
  */
 static int changes_between(FemuBatchPolicy *b, uint64_t *cmds)
 {
-    bool was = b->batch;
-    int changes = 0;
-
-    for (int i = 0; i < 200; i++) {
-        bool now = sleeps(b, cmds, 1, i % 4 == 0 ? 1 : 2, false);
-
-        changes += now != was;
-        was = now;
-    }
-    return changes;
+    return changes(b, cmds, 200, 2, 4, 1);
 }
 
 static void test_hysteresis(void)
@@ -107,18 +117,10 @@ static void test_no_flapping(void)
 {
     FemuBatchPolicy b = { 0 };
     uint64_t cmds = 0;
-    bool was = false;
-    int changes = 0;
 
     /* one command per sleep with a burst of 9 every 40 (1.2 on
-     * average, like one job at QD16): a system call per change */
-    for (int i = 0; i < 2000; i++) {
-        bool now = sleeps(&b, &cmds, 1, i % 40 == 39 ? 9 : 1, false);
-
-        changes += now != was;
-        was = now;
-    }
-    CHECK_EQ(changes, 0);
+     * average, like one job at QD16) */
+    CHECK_EQ(changes(&b, &cmds, 2000, 1, 40, 9), 0);
 }
 
 static void test_burst_capped(void)
