@@ -46,7 +46,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a
 # between the guest's "phase-start" and "phase-end PHASE IOS" lines, the
 # host CPU of the QEMU run with -name NAME is measured, and lines
 # "result PHASE_cpu_ns_per_io N" (all threads but the vCPUs) and
-# "result PHASE_vcpu_ns_per_io N" (the vCPUs) follow the phase's end
+# "result PHASE_vcpu_ns_per_io N" (the vCPUs) and "result
+# PHASE_all_ns_per_io N" (both) follow the phase's end
 cpu_phases() {
     local name=$1 tag=$2 pid= line
     while IFS= read -r line; do
@@ -63,6 +64,9 @@ cpu_phases() {
             # the vCPU threads' (the guest's own work, and what a device
             # does in them), reported apart
             echo "result ${2}_vcpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.vsnap0" "$OUT/$tag.vsnap1") / ($3 > 0 ? $3 : 1) ))"
+            # every thread: what a device does in the vCPU threads
+            # (doorbell_inline) is neither hidden nor counted twice
+            echo "result ${2}_all_ns_per_io $(( ( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") + $(cpu_delta "$OUT/$tag.vsnap0" "$OUT/$tag.vsnap1") ) / ($3 > 0 ? $3 : 1) ))"
             echo "threads ${2}_cpu_ns_per_io $(cpu_by_thread "$OUT/$tag.snap0" "$OUT/$tag.snap1" "$3")" ;;
         esac
         echo "$line"

@@ -92,16 +92,19 @@ done
 accel=$(grep -ho 'accel=[a-z]*' "$OUT"/*.log | sort -u | tr '\n' ' ')
 echo "# done $(date -u +%FT%TZ) ${accel:-accel=unknown} load=$(cut -d' ' -f1-3 /proc/loadavg)"
 # vs_nvme: ratio of the medians; paired: median of the rounds' ratios;
-# vcpu_ns/io: the vCPU threads' CPU per I/O (not in cpu_ns/io)
-printf '%-6s %-10s %12s %10s %10s %12s %10s %10s %12s\n' load device cpu_ns/io vs_nvme paired iops vs_nvme lat_ns vcpu_ns/io
+# vcpu_ns/io: the vCPU threads' CPU per I/O (not in cpu_ns/io); all_ns/io:
+# every thread's, and its paired ratio; lat_ns: fio's mean completion
+# latency, and its paired ratio
+printf '%-6s %-10s %12s %10s %10s %12s %10s %10s %8s %12s %12s %8s\n' load device cpu_ns/io vs_nvme paired iops vs_nvme lat_ns paired vcpu_ns/io all_ns/io paired
 for w in qd1 qd32 4j; do
     nc=$(get nvme ${w}_cpu_ns_per_io) ni=$(get nvme ${w}_iops)
     for d in $DEVICES; do
         c=$(get $d ${w}_cpu_ns_per_io) i=$(get $d ${w}_iops) l=$(get $d ${w}_lat_ns)
-        v=$(get $d ${w}_vcpu_ns_per_io)
+        v=$(get $d ${w}_vcpu_ns_per_io) a=$(get $d ${w}_all_ns_per_io)
         [ -n "$c" ] || continue
-        pc=$(paired $d nvme ${w}_cpu_ns_per_io)
-        printf '%-6s %-10s %12s %10s %10s %12s %10s %10s %12s\n' $w $d "$c" "$(ratio "$c" "$nc")" "${pc:-n/a}" "$i" "$(ratio "$i" "$ni")" "$l" "${v:-n/a}"
+        pc=$(paired $d nvme ${w}_cpu_ns_per_io) pl=$(paired $d nvme ${w}_lat_ns)
+        pa=$(paired $d nvme ${w}_all_ns_per_io)
+        printf '%-6s %-10s %12s %10s %10s %12s %10s %10s %8s %12s %12s %8s\n' $w $d "$c" "$(ratio "$c" "$nc")" "${pc:-n/a}" "$i" "$(ratio "$i" "$ni")" "$l" "${pl:-n/a}" "${v:-n/a}" "${a:-n/a}" "${pa:-n/a}"
     done
 done
 # with BASE_QEMU: each femu row against its base row, round by round
@@ -110,12 +113,14 @@ for d in $DEVICES; do
     for w in qd1 qd32 4j; do
         pc=$(paired "${d%0}" "$d" ${w}_cpu_ns_per_io) pi=$(paired "${d%0}" "$d" ${w}_iops)
         pv=$(paired "${d%0}" "$d" ${w}_vcpu_ns_per_io)
-        [ -n "$pc" ] && echo "a/b ${d%0} against $d $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x, vcpu_ns/io ${pv:-n/a}x (medians of the rounds' ratios)"
+        pa=$(paired "${d%0}" "$d" ${w}_all_ns_per_io) pl=$(paired "${d%0}" "$d" ${w}_lat_ns)
+        [ -n "$pc" ] && echo "a/b ${d%0} against $d $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x, vcpu_ns/io ${pv:-n/a}x, all_ns/io ${pa:-n/a}x, lat_ns ${pl:-n/a}x (medians of the rounds' ratios)"
     done
 done
 # with FEMU_PEER_QEMU: this project's NoSSD against FEMU upstream's
 # (nothing without a nossd row: paired has no ratio then)
 for w in ${FEMU_PEER_QEMU:+qd1 qd32 4j}; do
     pc=$(paired nossd upstream ${w}_cpu_ns_per_io) pi=$(paired nossd upstream ${w}_iops)
-    [ -n "$pc" ] && echo "vs upstream: nossd against upstream $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x (medians of the rounds' ratios)"
+    pa=$(paired nossd upstream ${w}_all_ns_per_io) pl=$(paired nossd upstream ${w}_lat_ns)
+    [ -n "$pc" ] && echo "vs upstream: nossd against upstream $w: cpu_ns/io ${pc}x, iops ${pi:-n/a}x, all_ns/io ${pa:-n/a}x, lat_ns ${pl:-n/a}x (medians of the rounds' ratios)"
 done

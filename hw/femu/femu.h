@@ -224,6 +224,8 @@ typedef struct FemuSQ {
     /* the event index last written to ei_addr, if ei_valid (owner thread) */
     uint32_t ei_last;
     bool ei_valid;
+    /* when the guest last rang its MMIO tail doorbell (BQL held) */
+    int64_t db_ns;
 } FemuSQ;
 
 /* A completion waiting for its emulated time. */
@@ -291,6 +293,10 @@ struct FemuPoller {
         uint64_t irq_sends;
         uint64_t irq_ns;
         uint64_t irq_slow;
+        /* doorbell_inline: of the commands, run by the vCPU that rang
+         * the doorbell, and the doorbells that ran them (under lock) */
+        uint64_t doorbell_runs;
+        uint64_t doorbell_passes;
     } QEMU_ALIGNED(64) stats;
 };
 
@@ -448,6 +454,7 @@ typedef struct FemuParams {
     uint64_t power_cut_after;
     uint32_t poller_spin_us; /* longest idle spin window (poller.c) */
     bool poller_batch;      /* idle pollers sleep as SCHED_BATCH (poller.c) */
+    bool doorbell_inline;   /* a vCPU runs its QD1 commands (poller.c) */
     /* FEMU upstream's reset values of Interrupt Vector Configuration's
      * CD bit (every vector) and of Interrupt Coalescing (THR, TIME) */
     uint8_t intc;
@@ -858,6 +865,7 @@ static inline AddressSpace *femu_dma_as(FemuCtrl *n)
 }
 
 void femu_poller_kick(FemuPoller *p);
+void femu_poller_doorbell(FemuCtrl *n, FemuSQ *sq);
 void femu_pollers_kick_all(FemuCtrl *n);
 void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq);
 void femu_pollers_quiesce(FemuCtrl *n);

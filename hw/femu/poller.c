@@ -78,6 +78,11 @@
 /* an interrupt send slower than this waited for the BQL (the MSI-X
  * write and the vCPU kick take 1-2 us on their own) */
 #define FEMU_IRQ_SLOW_NS    5000
+/* doorbell_inline: the largest command a vCPU runs (logical blocks) */
+#define FEMU_DOORBELL_RUN_MAX_LBAS 32
+/* doorbell_inline: a vCPU runs commands only if no other SQ of the
+ * poller had an MMIO doorbell within this long (one submitter) */
+#define FEMU_DOORBELL_SOLO_NS   1000000
 
 /* min-heap of pending completions, keyed by (due_ns, seq) */
 static bool femu_pend_less(const FemuPending *a, const FemuPending *b)
@@ -346,6 +351,35 @@ static bool femu_more(FemuPoller *p)
 }
 
 /*
+ * Execute a command just fetched from sq and queue or post its
+ * completion; false if it runs in steps (p->more holds it then).
+ */
+static bool femu_run(FemuPoller *p, FemuSQ *sq, FemuReq *req)
+{
+    FemuCtrl *n = p->n;
+
+    sq->inflight++;
+    p->stats.commands++;
+    req->sq = sq;
+    req->status = NVME_SUCCESS;
+    req->result = 0;
+    req->arrival_ns = p->clock_ns = get_clock();
+    req->due_ns = req->arrival_ns;
+    req->step = 0;
+    femu_io_exec(n, req);
+    if (req->status == FEMU_REQ_MORE) {
+        p->more = g_memdup2(req, sizeof(*req));
+        return false;
+    }
+    if (n->params.hiops_inline && req->ns && req->ns->mode->complete_inline) {
+        femu_req_done_inline(p, req);
+    } else {
+        femu_req_done(p, req);
+    }
+    return true;
+}
+
+/*
  * Fetch and execute commands, at most FEMU_FETCH_BURST per SQ, starting
  * with a different SQ each time (p->rr) for fairness.  Completions that
  * come due meanwhile are posted between two commands, and once the
@@ -385,26 +419,10 @@ static bool femu_fetch(FemuPoller *p, bool *drained)
                 break;
             }
             progress = true;
-            sq->inflight++;
-            p->stats.commands++;
-            req.sq = sq;
-            req.status = NVME_SUCCESS;
-            req.result = 0;
-            req.arrival_ns = p->clock_ns = get_clock();
-            req.due_ns = req.arrival_ns;
-            req.step = 0;
-            femu_io_exec(n, &req);
-            if (req.status == FEMU_REQ_MORE) {
+            if (!femu_run(p, sq, &req)) {
                 /* its next step first, after the caller let p->lock go */
-                p->more = g_memdup2(&req, sizeof(req));
                 p->rr = (p->rr + j + 1) % nsqs;
                 return true;
-            }
-            if (n->params.hiops_inline && req.ns &&
-                req.ns->mode->complete_inline) {
-                femu_req_done_inline(p, &req);
-            } else {
-                femu_req_done(p, &req);
             }
             if (p->nheap) {
                 femu_post_due(p, &next_due);
@@ -589,7 +607,9 @@ static void femu_poller_sched_for(FemuPoller *p, bool timed)
     if (!p->batch_allowed) {
         return;
     }
-    batch = femu_batch_want(&p->batch, p->stats.commands, timed);
+    /* the commands vCPUs ran in their doorbells did not wake it */
+    batch = femu_batch_want(&p->batch,
+                            p->stats.commands - p->stats.doorbell_runs, timed);
     if (batch == p->batch.batch) {
         return;
     }
@@ -601,7 +621,7 @@ static void femu_poller_sched_for(FemuPoller *p, bool timed)
         p->batch_allowed = false;
         return;
     }
-    p->batch.batch = batch;
+    qatomic_set(&p->batch.batch, batch);
     trace_femu_poller_batch(p->index, batch,
                             p->batch.cmds_per_sleep / FEMU_BATCH_UNIT);
 }
@@ -759,6 +779,10 @@ static void *femu_poller_thread(void *opaque)
                             p->stats.sleeps, p->stats.wakeups,
                             p->stats.rounds, p->stats.irq_sends,
                             p->stats.irq_slow, p->stats.irq_ns / 1000);
+    trace_femu_poller_doorbell_stats(p->n->params.serial, p->index,
+                                     p->stats.commands,
+                                     p->stats.doorbell_runs,
+                                     p->stats.doorbell_passes);
     rcu_unregister_thread();
     return NULL;
 }
@@ -789,6 +813,128 @@ static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask)
 void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq)
 {
     femu_pollers_kick_mask(n, qatomic_read(&cq->parked_mask));
+}
+
+/*
+ * doorbell_inline: can this doorbell's command run in the vCPU thread
+ * that rang it?  Read and Write of at most FEMU_DOORBELL_RUN_MAX_LBAS
+ * logical blocks only: the vCPU holds the BQL, and everything else
+ * (a Deallocate, a Zone Reset, a long copy) may take long enough to
+ * stall the main loop and the other vCPUs.
+ */
+static bool femu_doorbell_cmd_ok(const NvmeCmd *cmd)
+{
+    const NvmeRwCmd *rw = (const NvmeRwCmd *)cmd;
+
+    return (cmd->opcode == NVME_CMD_READ || cmd->opcode == NVME_CMD_WRITE) &&
+           le16_to_cpu(rw->nlb) < FEMU_DOORBELL_RUN_MAX_LBAS;
+}
+
+/*
+ * doorbell_inline: the vCPU thread that wrote sq's tail doorbell (BQL
+ * held) runs the new commands itself while the poller sleeps with
+ * nothing pending: what a guest that waits for each command (QD1) does.
+ * Waking the poller for them costs a wake-up on another core per
+ * command, on this 2-core host (a VM whose idle cores halt) 30-40 us
+ * before the poller runs, by which time the vCPU has halted too and
+ * needs a wake-up of its own for the interrupt; here the command runs
+ * at once, on a core that is awake, and its interrupt is sent before
+ * the vCPU goes back to the guest.  True if it left nothing for the
+ * poller: no completion due later (NAND time), parked or held back by
+ * Interrupt Coalescing, no command left in the SQ.  Only for a guest
+ * with one submitter: vCPUs that run commands do it holding the BQL,
+ * which serializes them, so doorbells of several SQs (4 jobs on 4
+ * queues) are the poller's (femu_poller_doorbell).  Not while the
+ * poller sleeps as SCHED_BATCH (commands gather for it: 2 or more per
+ * wake-up), nor while it holds its lock (it is awake).
+ */
+static bool femu_doorbell_run(FemuPoller *p, FemuSQ *sq)
+{
+    int64_t next_due;
+    bool left = false;
+    int k;
+
+    if (qatomic_read(&p->batch.batch) || qatomic_read(&p->n->powered_off) ||
+        qemu_mutex_trylock(&p->lock)) {
+        return false;
+    }
+    if (p->nheap || p->nparked || p->more || p->coal_due_ns != INT64_MAX ||
+        !qatomic_read(&p->sleeping)) {
+        qemu_mutex_unlock(&p->lock);
+        return false;
+    }
+    rcu_read_lock();
+    for (k = 0; k < FEMU_FETCH_BURST; k++) {
+        uint32_t head = sq->head;
+        FemuReq req;
+
+        if (sq->inflight >= sq->size - 1 || !femu_sq_fetch(sq, &req.cmd)) {
+            break;
+        }
+        if (!femu_doorbell_cmd_ok(&req.cmd)) {
+            /* not fetched after all: the poller takes it */
+            qatomic_set(&sq->head, head);
+            left = true;
+            break;
+        }
+        p->stats.doorbell_runs++;
+        if (!femu_run(p, sq, &req)) {
+            left = true;
+            break;
+        }
+    }
+    if (k) {
+        p->stats.doorbell_passes++;
+        if (p->nheap) {
+            femu_post_due(p, &next_due);
+        }
+        /* the guest's next tail passes it: its doorbell comes here too */
+        femu_sq_set_eventidx(sq);
+    }
+    rcu_read_unlock();
+    left |= k == FEMU_FETCH_BURST || p->nheap || p->nparked || p->more ||
+            p->coal_due_ns != INT64_MAX;
+    if (p->irq_due_ns != INT64_MAX) {
+        /* sent as each CQE was posted (BQL held, femu_irq_schedule) */
+        femu_lat_record(&p->n->lat_irq, get_clock() - p->irq_due_ns);
+        p->irq_due_ns = INT64_MAX;
+    }
+    qemu_mutex_unlock(&p->lock);
+    return !left;
+}
+
+/*
+ * The guest moved an I/O SQ's tail (MMIO doorbell, BQL held): a poller
+ * that is awake sees it; a sleeping one is woken, unless this vCPU ran
+ * the commands itself (femu_doorbell_run).
+ */
+void femu_poller_doorbell(FemuCtrl *n, FemuSQ *sq)
+{
+    FemuPoller *p = sq->poller;
+    bool solo = true;
+    int64_t now;
+
+    if (!p) {
+        return;
+    }
+    if (n->params.doorbell_inline) {
+        /* p->sqs only changes in the main loop (BQL held) */
+        now = get_clock();
+        for (int i = 0; i < p->nsqs; i++) {
+            if (p->sqs[i] != sq &&
+                now - p->sqs[i]->db_ns < FEMU_DOORBELL_SOLO_NS) {
+                solo = false;
+            }
+        }
+        sq->db_ns = now;
+    }
+    if (!qatomic_read(&p->sleeping)) {
+        return;
+    }
+    if (n->params.doorbell_inline && solo && femu_doorbell_run(p, sq)) {
+        return;
+    }
+    femu_poller_wake(p);
 }
 
 void femu_poller_kick(FemuPoller *p)

@@ -102,6 +102,13 @@ static FemuProp femu_dev_rows[] = {
              "without preempting a busy vCPU, so on a host with fewer free "
              "cores than threads commands gather (off: always SCHED_OTHER; "
              "docs/device.md)"),
+    FREE_ROW(BOOL, "doorbell_inline", DEV(params.doorbell_inline), true,
+             "while a poller sleeps with nothing pending and no other of "
+             "its SQs rang within 1 ms, the vCPU that rings an I/O SQ "
+             "doorbell runs its Reads and Writes (up to 32 blocks) itself "
+             "instead of waking the poller, so a QD1 guest waits for no "
+             "wake-up (off: a doorbell always wakes a sleeping poller; "
+             "docs/device.md)"),
     /* Zoned Namespace SSD (femu_mode=3) */
     FREE_ROW(U32, "zone_luns", DEV(params.zns_zone_luns), 4,
              "femu_mode=3: LUNs one zone stripes over; must divide nchs x "

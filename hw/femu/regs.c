@@ -340,7 +340,7 @@ static void femu_doorbell(FemuCtrl *n, hwaddr off, uint32_t val)
         } else {
             /* pairs with the barrier before the poller sleeps */
             smp_mb();
-            femu_poller_kick(sq->poller);
+            femu_poller_doorbell(n, sq);
         }
     }
 }
