@@ -278,8 +278,10 @@ struct FemuPoller {
     /* a command run in steps (status FEMU_REQ_MORE): its next step comes
      * before any other command of this poller */
     struct FemuReq *more;
-    /* written by this poller only, on a cache line of their own so that
-     * pollers on other cores do not share it (trace femu_poller_stats) */
+    /* written by this poller (the command counts also by a vCPU that
+     * runs a doorbell's commands, under lock), on a cache line of their
+     * own so that pollers on other cores do not share it (trace
+     * femu_poller_stats) */
     struct {
         uint64_t commands;      /* I/O commands fetched */
         uint64_t completions;   /* CQEs posted */

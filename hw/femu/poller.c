@@ -701,7 +701,9 @@ static void *femu_poller_thread(void *opaque)
              * work again after publishing the event indexes; another
              * pass first would only read every SQ's doorbell once more.
              * Only this thread adds to the heap, the parked list and
-             * p->more, so reading them unlocked cannot miss an entry.
+             * p->more, or a vCPU while it sleeps (femu_doorbell_run,
+             * under p->lock, which this pass waited for), so reading
+             * them unlocked cannot miss an entry.
              */
             if (!drained || p->spin_ns || p->nheap || p->nparked ||
                 p->more) {
@@ -835,9 +837,9 @@ static bool femu_doorbell_cmd_ok(const NvmeCmd *cmd)
  * held) runs the new commands itself while the poller sleeps with
  * nothing pending: what a guest that waits for each command (QD1) does.
  * Waking the poller for them costs a wake-up on another core per
- * command, on this 2-core host (a VM whose idle cores halt) 30-40 us
- * before the poller runs, by which time the vCPU has halted too and
- * needs a wake-up of its own for the interrupt; here the command runs
+ * command, 30-40 us before the poller runs on a host whose idle cores
+ * halt (a VM, docs/device.md), by which time the vCPU has halted too
+ * and needs a wake-up of its own for the interrupt; here the command runs
  * at once, on a core that is awake, and its interrupt is sent before
  * the vCPU goes back to the guest.  True if it left nothing for the
  * poller: no completion due later (NAND time), parked or held back by
