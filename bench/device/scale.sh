@@ -81,23 +81,27 @@ done
 used=$(grep -ho 'accel=[a-z]*' "$OUT"/*.log | sort -u | tr '\n' ' ')
 echo "# done $(date -u +%FT%TZ) accelerator used: ${used:-unknown} load=$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "## femu NoSSD: queues x pollers"
-printf '%-7s %-8s %-5s %-4s %10s %12s\n' queues pollers jobs hwq iops cpu_ns/io
+# cpu_ns/io: every thread but the vCPUs; all_ns/io: every thread (what
+# doorbell_inline runs in a vCPU shows there)
+printf '%-7s %-8s %-5s %-4s %10s %12s %12s\n' queues pollers jobs hwq iops cpu_ns/io all_ns/io
 for q in $QUEUES; do
     for p in $POLLERS; do
         [ "$p" -le "$q" ] || continue
-        printf '%-7s %-8s %-5s %-4s %10s %12s\n' "$q" "$p" "$(jobs_for "$q")" \
-            "$(hwq "q$q-p$p")" "$(val "q$q-p$p" rr_iops)" "$(val "q$q-p$p" rr_cpu_ns_per_io)"
+        printf '%-7s %-8s %-5s %-4s %10s %12s %12s\n' "$q" "$p" "$(jobs_for "$q")" \
+            "$(hwq "q$q-p$p")" "$(val "q$q-p$p" rr_iops)" "$(val "q$q-p$p" rr_cpu_ns_per_io)" \
+            "$(val "q$q-p$p" rr_all_ns_per_io)"
     done
 done
 [ -n "$NVME_QUEUES" ] || exit 0
 echo "## NoSSD (pollers=1) against QEMU nvme${PEER:+ and FEMU upstream NoSSD}: ratios femu / peer"
-printf '%-7s %10s %10s %8s %10s %8s %10s %10s %8s %10s %8s\n' queues femu_iops nvme_iops vs_nvme \
-    upst_iops vs_upst femu_cpu nvme_cpu vs_nvme upst_cpu vs_upst
+printf '%-7s %10s %10s %8s %10s %8s %10s %10s %8s %10s %8s %10s %10s %8s %10s %8s\n' queues femu_iops nvme_iops vs_nvme \
+    upst_iops vs_upst femu_cpu nvme_cpu vs_nvme upst_cpu vs_upst femu_all nvme_all vs_nvme upst_all vs_upst
 for q in $NVME_QUEUES; do
-    fi=$(val "q$q-p1" rr_iops) fc=$(val "q$q-p1" rr_cpu_ns_per_io)
-    ni=$(val "nvme-q$q" rr_iops) nc=$(val "nvme-q$q" rr_cpu_ns_per_io)
-    ui=$(val "peer-q$q" rr_iops) uc=$(val "peer-q$q" rr_cpu_ns_per_io)
-    printf '%-7s %10s %10s %8s %10s %8s %10s %10s %8s %10s %8s\n' "$q" "$fi" "$ni" \
+    fi=$(val "q$q-p1" rr_iops) fc=$(val "q$q-p1" rr_cpu_ns_per_io) fa=$(val "q$q-p1" rr_all_ns_per_io)
+    ni=$(val "nvme-q$q" rr_iops) nc=$(val "nvme-q$q" rr_cpu_ns_per_io) na=$(val "nvme-q$q" rr_all_ns_per_io)
+    ui=$(val "peer-q$q" rr_iops) uc=$(val "peer-q$q" rr_cpu_ns_per_io) ua=$(val "peer-q$q" rr_all_ns_per_io)
+    printf '%-7s %10s %10s %8s %10s %8s %10s %10s %8s %10s %8s %10s %10s %8s %10s %8s\n' "$q" "$fi" "$ni" \
         "$(ratio "$fi" "$ni")" "${ui:--}" "$(ratio "$fi" "$ui")" "$fc" "$nc" \
-        "$(ratio "$fc" "$nc")" "${uc:--}" "$(ratio "$fc" "$uc")"
+        "$(ratio "$fc" "$nc")" "${uc:--}" "$(ratio "$fc" "$uc")" "$fa" "$na" \
+        "$(ratio "$fa" "$na")" "${ua:--}" "$(ratio "$fa" "$ua")"
 done

@@ -224,8 +224,6 @@ typedef struct FemuSQ {
     /* the event index last written to ei_addr, if ei_valid (owner thread) */
     uint32_t ei_last;
     bool ei_valid;
-    /* when the guest last rang its MMIO tail doorbell (BQL held) */
-    int64_t db_ns;
 } FemuSQ;
 
 /* A completion waiting for its emulated time. */
@@ -596,6 +594,12 @@ struct FemuCtrl {
     struct {
         uint64_t sq;
         uint64_t cq;
+        /* doorbell_inline: the I/O SQ whose tail doorbell came last and
+         * when, and until when the guest counts as having several
+         * submitters (femu_poller_doorbell) */
+        uint16_t last_sqid;
+        int64_t last_ns;
+        int64_t multi_until_ns;
     } QEMU_ALIGNED(64) mmio_doorbells;
 
     FemuFeatures feat;

@@ -80,8 +80,8 @@
 #define FEMU_IRQ_SLOW_NS    5000
 /* doorbell_inline: the largest command a vCPU runs (logical blocks) */
 #define FEMU_DOORBELL_RUN_MAX_LBAS 32
-/* doorbell_inline: a vCPU runs commands only if no other SQ of the
- * poller had an MMIO doorbell within this long (one submitter) */
+/* doorbell_inline: a vCPU runs commands only once the tail doorbells
+ * of the controller's I/O SQs have come from one SQ for this long */
 #define FEMU_DOORBELL_SOLO_NS   1000000
 
 /* min-heap of pending completions, keyed by (due_ns, seq) */
@@ -845,10 +845,12 @@ static bool femu_doorbell_cmd_ok(const NvmeCmd *cmd)
  * poller: no completion due later (NAND time), parked or held back by
  * Interrupt Coalescing, no command left in the SQ.  Only for a guest
  * with one submitter: vCPUs that run commands do it holding the BQL,
- * which serializes them, so doorbells of several SQs (4 jobs on 4
- * queues) are the poller's (femu_poller_doorbell).  Not while the
- * poller sleeps as SCHED_BATCH (commands gather for it: 2 or more per
- * wake-up), nor while it holds its lock (it is awake).
+ * which serializes them, so while the doorbells of several of the
+ * controller's SQs come within FEMU_DOORBELL_SOLO_NS of each other (4
+ * jobs on 4 queues, however many pollers serve them) the pollers run
+ * the commands (femu_poller_doorbell).  Not while the poller sleeps as
+ * SCHED_BATCH (commands gather for it: 2 or more per wake-up), nor
+ * while it holds its lock (it is awake).
  */
 static bool femu_doorbell_run(FemuPoller *p, FemuSQ *sq)
 {
@@ -913,27 +915,24 @@ static bool femu_doorbell_run(FemuPoller *p, FemuSQ *sq)
 void femu_poller_doorbell(FemuCtrl *n, FemuSQ *sq)
 {
     FemuPoller *p = sq->poller;
-    bool solo = true;
-    int64_t now;
+    bool solo = false;
 
-    if (!p) {
-        return;
-    }
     if (n->params.doorbell_inline) {
-        /* p->sqs only changes in the main loop (BQL held) */
-        now = get_clock();
-        for (int i = 0; i < p->nsqs; i++) {
-            if (p->sqs[i] != sq &&
-                now - p->sqs[i]->db_ns < FEMU_DOORBELL_SOLO_NS) {
-                solo = false;
-            }
+        /* BQL held: every MMIO doorbell write is serialized here */
+        int64_t now = get_clock();
+
+        if (sq->sqid != n->mmio_doorbells.last_sqid &&
+            now - n->mmio_doorbells.last_ns < FEMU_DOORBELL_SOLO_NS) {
+            n->mmio_doorbells.multi_until_ns = now + FEMU_DOORBELL_SOLO_NS;
         }
-        sq->db_ns = now;
+        n->mmio_doorbells.last_sqid = sq->sqid;
+        n->mmio_doorbells.last_ns = now;
+        solo = now >= n->mmio_doorbells.multi_until_ns;
     }
-    if (!qatomic_read(&p->sleeping)) {
+    if (!p || !qatomic_read(&p->sleeping)) {
         return;
     }
-    if (n->params.doorbell_inline && solo && femu_doorbell_run(p, sq)) {
+    if (solo && femu_doorbell_run(p, sq)) {
         return;
     }
     femu_poller_wake(p);

@@ -103,10 +103,11 @@ static FemuProp femu_dev_rows[] = {
              "cores than threads commands gather (off: always SCHED_OTHER; "
              "docs/device.md)"),
     FREE_ROW(BOOL, "doorbell_inline", DEV(params.doorbell_inline), true,
-             "while a poller sleeps with nothing pending and no other of "
-             "its SQs rang within 1 ms, the vCPU that rings an I/O SQ "
-             "doorbell runs its Reads and Writes (up to 32 blocks) itself "
-             "instead of waking the poller, so a QD1 guest waits for no "
+             "while a poller sleeps with nothing pending and the I/O SQ "
+             "doorbells have all come from one SQ for 1 ms, the vCPU that "
+             "rings that SQ's doorbell runs its new Reads and Writes (up "
+             "to 32 blocks) itself instead of waking the poller, so a QD1 "
+             "guest waits for no "
              "wake-up (off: a doorbell always wakes a sleeping poller; "
              "docs/device.md)"),
     /* Zoned Namespace SSD (femu_mode=3) */
