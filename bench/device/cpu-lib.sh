@@ -49,7 +49,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a != "" && b > 0) printf "%.2f", a
 # "result PHASE_vcpu_ns_per_io N" (the vCPUs) and "result
 # PHASE_all_ns_per_io N" (both) follow the phase's end
 cpu_phases() {
-    local name=$1 tag=$2 pid= line
+    local name=$1 tag=$2 pid= line ios host vcpu
     while IFS= read -r line; do
         case $line in
         phase-start*)
@@ -60,13 +60,16 @@ cpu_phases() {
             set -- $line
             cpu_snap "$pid" > "$OUT/$tag.snap1"
             cpu_snap "$pid" vcpu > "$OUT/$tag.vsnap1"
-            echo "result ${2}_cpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") / ($3 > 0 ? $3 : 1) ))"
+            ios=$(( $3 > 0 ? $3 : 1 ))
+            host=$(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1")
             # the vCPU threads' (the guest's own work, and what a device
             # does in them), reported apart
-            echo "result ${2}_vcpu_ns_per_io $(( $(cpu_delta "$OUT/$tag.vsnap0" "$OUT/$tag.vsnap1") / ($3 > 0 ? $3 : 1) ))"
+            vcpu=$(cpu_delta "$OUT/$tag.vsnap0" "$OUT/$tag.vsnap1")
+            echo "result ${2}_cpu_ns_per_io $(( host / ios ))"
+            echo "result ${2}_vcpu_ns_per_io $(( vcpu / ios ))"
             # every thread: what a device does in the vCPU threads
             # (doorbell_inline) is neither hidden nor counted twice
-            echo "result ${2}_all_ns_per_io $(( ( $(cpu_delta "$OUT/$tag.snap0" "$OUT/$tag.snap1") + $(cpu_delta "$OUT/$tag.vsnap0" "$OUT/$tag.vsnap1") ) / ($3 > 0 ? $3 : 1) ))"
+            echo "result ${2}_all_ns_per_io $(( (host + vcpu) / ios ))"
             echo "threads ${2}_cpu_ns_per_io $(cpu_by_thread "$OUT/$tag.snap0" "$OUT/$tag.snap1" "$3")" ;;
         esac
         echo "$line"

@@ -481,6 +481,24 @@ static void femu_coal_expire(FemuPoller *p)
  * Returns the clock it read last, 0 if none (the loop's clock for the
  * pass).
  */
+/*
+ * C1h's 2nd histogram: how late the interrupts of this poller's CQEs
+ * went out, for the earliest of them, at now (0: read the clock).
+ * Returns the clock it used, 0 if there was nothing to record.
+ */
+static int64_t femu_irq_record_late(FemuPoller *p, int64_t now)
+{
+    if (p->irq_due_ns == INT64_MAX) {
+        return now;
+    }
+    if (!now) {
+        now = get_clock();
+    }
+    femu_lat_record(&p->n->lat_irq, now - p->irq_due_ns);
+    p->irq_due_ns = INT64_MAX;
+    return now;
+}
+
 static int64_t femu_poller_signal(FemuPoller *p)
 {
     int64_t t0, now = 0;
@@ -494,14 +512,7 @@ static int64_t femu_poller_signal(FemuPoller *p)
             p->stats.irq_slow += now - t0 > FEMU_IRQ_SLOW_NS;
         }
     }
-    if (p->irq_due_ns != INT64_MAX) {
-        if (!now) {
-            now = get_clock();
-        }
-        femu_lat_record(&p->n->lat_irq, now - p->irq_due_ns);
-        p->irq_due_ns = INT64_MAX;
-    }
-    return now;
+    return femu_irq_record_late(p, now);
 }
 
 static void femu_pollers_kick_mask(FemuCtrl *n, uint32_t mask);
@@ -817,6 +828,12 @@ void femu_pollers_kick_parked(FemuCtrl *n, FemuCQ *cq)
     femu_pollers_kick_mask(n, qatomic_read(&cq->parked_mask));
 }
 
+/* Work the poller itself must do later: its sleep is timed or kicked. */
+static bool femu_poller_pending(FemuPoller *p)
+{
+    return p->nheap || p->nparked || p->more || p->coal_due_ns != INT64_MAX;
+}
+
 /*
  * doorbell_inline: can this doorbell's command run in the vCPU thread
  * that rang it?  Read and Write of at most FEMU_DOORBELL_RUN_MAX_LBAS
@@ -862,8 +879,7 @@ static bool femu_doorbell_run(FemuPoller *p, FemuSQ *sq)
         qemu_mutex_trylock(&p->lock)) {
         return false;
     }
-    if (p->nheap || p->nparked || p->more || p->coal_due_ns != INT64_MAX ||
-        !qatomic_read(&p->sleeping)) {
+    if (femu_poller_pending(p) || !qatomic_read(&p->sleeping)) {
         qemu_mutex_unlock(&p->lock);
         return false;
     }
@@ -896,13 +912,9 @@ static bool femu_doorbell_run(FemuPoller *p, FemuSQ *sq)
         femu_sq_set_eventidx(sq);
     }
     rcu_read_unlock();
-    left |= k == FEMU_FETCH_BURST || p->nheap || p->nparked || p->more ||
-            p->coal_due_ns != INT64_MAX;
-    if (p->irq_due_ns != INT64_MAX) {
-        /* sent as each CQE was posted (BQL held, femu_irq_schedule) */
-        femu_lat_record(&p->n->lat_irq, get_clock() - p->irq_due_ns);
-        p->irq_due_ns = INT64_MAX;
-    }
+    left |= k == FEMU_FETCH_BURST || femu_poller_pending(p);
+    /* sent as each CQE was posted (BQL held, femu_irq_schedule) */
+    femu_irq_record_late(p, 0);
     qemu_mutex_unlock(&p->lock);
     return !left;
 }

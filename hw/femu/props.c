@@ -107,9 +107,8 @@ static FemuProp femu_dev_rows[] = {
              "doorbells have all come from one SQ for 1 ms, the vCPU that "
              "rings that SQ's doorbell runs its new Reads and Writes (up "
              "to 32 blocks) itself instead of waking the poller, so a QD1 "
-             "guest waits for no "
-             "wake-up (off: a doorbell always wakes a sleeping poller; "
-             "docs/device.md)"),
+             "guest waits for no wake-up (off: a doorbell always wakes a "
+             "sleeping poller; docs/device.md)"),
     /* Zoned Namespace SSD (femu_mode=3) */
     FREE_ROW(U32, "zone_luns", DEV(params.zns_zone_luns), 4,
              "femu_mode=3: LUNs one zone stripes over; must divide nchs x "
